@@ -1,0 +1,184 @@
+"""Shared input checks.
+
+Each check returns the cleaned value (a float, an int, a numpy array) or raises
+one of the explorer's errors with a message that names the parameter and the
+value received, e.g. ``epsilon must be a non-negative number, got -1``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from explorer.errors import (
+    ExplorerTypeError,
+    InvalidDistributionError,
+    InvalidMatrixError,
+    InvalidParameterError,
+)
+
+__all__ = [
+    "check_number",
+    "check_epsilon",
+    "check_probability",
+    "check_int",
+    "check_distribution",
+    "check_weights",
+    "check_rr_matrix",
+    "check_rng",
+    "ROW_SUM_TOLERANCE",
+]
+
+#: Rows of an RR matrix must sum to 1 within this tolerance (ARCHITECTURE.md).
+ROW_SUM_TOLERANCE = 1e-9
+
+
+def _fmt(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_number(
+    value: Any,
+    name: str,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    include_minimum: bool = True,
+    include_maximum: bool = True,
+    allow_inf: bool = False,
+) -> float:
+    """Return ``value`` as a float, checking it is a real number within bounds."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        if isinstance(value, str):
+            try:
+                value = float(value.strip())
+            except ValueError:
+                raise ExplorerTypeError(f"{name} must be a number, got {_fmt(value)}") from None
+        else:
+            raise ExplorerTypeError(f"{name} must be a number, got {_fmt(value)}")
+    number = float(value)
+    if math.isnan(number):
+        raise InvalidParameterError(f"{name} must be a number, got NaN")
+    if math.isinf(number) and not allow_inf:
+        raise InvalidParameterError(f"{name} must be finite, got {number}")
+    if minimum is not None and (number < minimum or (number == minimum and not include_minimum)):
+        bound = ">=" if include_minimum else ">"
+        raise InvalidParameterError(f"{name} must be {bound} {minimum:g}, got {_fmt(value)}")
+    if maximum is not None and (number > maximum or (number == maximum and not include_maximum)):
+        bound = "<=" if include_maximum else "<"
+        raise InvalidParameterError(f"{name} must be {bound} {maximum:g}, got {_fmt(value)}")
+    return number
+
+
+def check_epsilon(value: Any, name: str = "epsilon", *, allow_inf: bool = True, allow_zero: bool = True) -> float:
+    """A privacy parameter epsilon: a non-negative real number (infinity allowed by default)."""
+    return check_number(value, name, minimum=0.0, include_minimum=allow_zero, allow_inf=allow_inf)
+
+
+def check_probability(value: Any, name: str = "p", *, allow_zero: bool = True, allow_one: bool = True) -> float:
+    """A probability in [0, 1] (either end excluded on request)."""
+    return check_number(value, name, minimum=0.0, maximum=1.0, include_minimum=allow_zero, include_maximum=allow_one)
+
+
+def check_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer within bounds (a float with an integral value is accepted)."""
+    if isinstance(value, bool):
+        raise ExplorerTypeError(f"{name} must be an integer, got {_fmt(value)}")
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise ExplorerTypeError(f"{name} must be an integer, got {_fmt(value)}") from None
+    if isinstance(value, (numbers.Integral, np.integer)):
+        number = int(value)
+    elif isinstance(value, (numbers.Real, np.floating)) and float(value).is_integer():
+        number = int(value)
+    else:
+        raise ExplorerTypeError(f"{name} must be an integer, got {_fmt(value)}")
+    if minimum is not None and number < minimum:
+        raise InvalidParameterError(f"{name} must be >= {minimum}, got {number}")
+    if maximum is not None and number > maximum:
+        raise InvalidParameterError(f"{name} must be <= {maximum}, got {number}")
+    return number
+
+
+def _as_float_array(value: Any, name: str, ndim: int) -> np.ndarray:
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ExplorerTypeError(f"{name} must be an array of numbers, got {_fmt(value)}") from None
+    if array.ndim != ndim:
+        shape = "a vector" if ndim == 1 else "a 2-D matrix"
+        raise InvalidParameterError(f"{name} must be {shape}, got an array of shape {array.shape}")
+    return array
+
+
+def check_weights(value: Any, name: str = "weights", *, size: int | None = None) -> np.ndarray:
+    """Non-negative finite weights, not all zero, returned as a float vector (not normalised)."""
+    weights = _as_float_array(value, name, 1)
+    if weights.size == 0:
+        raise InvalidDistributionError(f"{name} must not be empty")
+    if size is not None and weights.size != size:
+        raise InvalidDistributionError(f"{name} must have {size} entries, got {weights.size}")
+    if not np.all(np.isfinite(weights)):
+        raise InvalidDistributionError(f"{name} must be finite numbers, got {np.array2string(weights, precision=4)}")
+    if np.any(weights < 0):
+        i = int(np.flatnonzero(weights < 0)[0])
+        raise InvalidDistributionError(f"{name} must be non-negative: entry {i + 1} is {weights[i]:g}")
+    if not np.any(weights > 0):
+        raise InvalidDistributionError(f"{name} must not be all zero")
+    return weights
+
+
+def check_distribution(value: Any, name: str = "prior", *, size: int | None = None, normalize: bool = False,
+                       tolerance: float = 1e-9) -> np.ndarray:
+    """A probability vector: non-negative, summing to 1 (or rescaled to 1 when ``normalize``)."""
+    weights = check_weights(value, name, size=size)
+    total = weights.sum()
+    if normalize:
+        return weights / total
+    if abs(total - 1.0) > tolerance:
+        raise InvalidDistributionError(f"{name} must sum to 1, got a sum of {total:.6g}")
+    return weights
+
+
+def check_rr_matrix(matrix: Any, name: str = "matrix", *, tolerance: float = ROW_SUM_TOLERANCE) -> np.ndarray:
+    """A row-stochastic RR/PRAM matrix ``P[u, v] = Pr(Y = v | X = u)`` (000 Eq. 1).
+
+    Square, entries finite in [0, 1], each row summing to 1 within ``tolerance``.
+    The error message names the first offending row (1-based) and its sum.
+    """
+    p = _as_float_array(matrix, name, 2)
+    rows, cols = p.shape
+    if rows != cols:
+        raise InvalidMatrixError(f"{name} must be square, got {rows} rows and {cols} columns")
+    if rows < 2:
+        raise InvalidMatrixError(f"{name} must have at least 2 categories, got {rows}")
+    if not np.all(np.isfinite(p)):
+        u, v = np.argwhere(~np.isfinite(p))[0]
+        raise InvalidMatrixError(f"{name} must contain numbers only: row {u + 1}, column {v + 1} is {p[u, v]}")
+    if np.any(p < 0) or np.any(p > 1):
+        u, v = np.argwhere((p < 0) | (p > 1))[0]
+        raise InvalidMatrixError(
+            f"{name} entries must be probabilities in [0, 1]: row {u + 1}, column {v + 1} is {p[u, v]:g}")
+    sums = p.sum(axis=1)
+    bad = np.flatnonzero(np.abs(sums - 1.0) > tolerance)
+    if bad.size:
+        u = int(bad[0])
+        raise InvalidMatrixError(f"{name} row {u + 1} sums to {sums[u]:.6g}, not 1")
+    return p
+
+
+def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
+    """A numpy Generator from a Generator, an int seed or None (fresh entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(rng, bool)):
+        if rng is not None and int(rng) < 0:
+            raise InvalidParameterError(f"{name} seed must be a non-negative integer, got {rng}")
+        return np.random.default_rng(rng)
+    raise ExplorerTypeError(f"{name} must be a numpy Generator or an integer seed, got {_fmt(rng)}")

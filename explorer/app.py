@@ -1,0 +1,157 @@
+"""The whole explorer as one widget: tabs of panels around a shared state.
+
+``build_app()`` returns an :class:`ExplorerApp`; display ``app.widget``.  The
+shared state (data set, epsilon, quasi-identifiers, sensitive attributes) lives in
+``app.state`` and every panel reads it.  The configuration (the data set, the
+column roles, the shared epsilon and each panel's controls) exports to JSON and
+loads back.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+from typing import Any
+
+import ipywidgets as widgets
+
+from explorer import __version__
+from explorer.errors import ConfigurationError, ExplorerError
+from explorer.panels._base import AppState, StatusLine, escape, guarded
+from explorer.panels.data import DataPanel
+
+__all__ = ["build_app", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML"]
+
+#: Tabs after "Data": (title, module, class).  Each panel class takes ``state=``.
+PANEL_TABS: list[tuple[str, str, str]] = [
+    ("Randomized response", "explorer.panels.randomized_response", "RandomizedResponsePanel"),
+    ("t-closeness", "explorer.panels.t_closeness", "TClosenessPanel"),
+    ("Permutation", "explorer.panels.permutation", "PermutationPanel"),
+    ("Dominance", "explorer.panels.dominance", "DominancePanel"),
+    ("Multi-attribute RR", "explorer.panels.multidim_rr", "MultiDimRRPanel"),
+]
+
+ABOUT_HTML = """
+<div style="max-width:760px;line-height:1.45">
+<h3>The explorer</h3>
+<p>An interactive environment to <i>see</i> what privacy models mean. Four papers define what it computes;
+it connects randomized response, post-randomization (PRAM), differential privacy and t-closeness through
+two ideas: <b>deniability</b> (how uncertain an intruder stays about your true answer after seeing what was
+released) and <b>permutation</b> (any masking of numeric data is a permutation of the original values plus
+small noise).</p>
+<ol>
+<li>J. Domingo-Ferrer and J. Soria-Comas, <i>Connecting randomized response, post-randomization, differential
+privacy and t-closeness via deniability and permutation</i>.</li>
+<li>N. Ruiz, <i>On some consequences of the permutation paradigm for data anonymization: centrality of
+permutation matrices, universal measures of disclosure risk and information loss, evaluation by
+dominance</i>.</li>
+<li>J. Domingo-Ferrer and J. Soria-Comas, <i>Multi-dimensional randomized response</i>.</li>
+<li>J. Domingo-Ferrer and K. Muralidhar, <i>New directions in anonymization: permutation paradigm,
+verifiability by subjects and intruders, transparency to users</i>.</li>
+</ol>
+<p>Start in the <b>Data</b> tab: pick a data set (UCI Adult, the papers' running examples, synthetic data)
+or upload a CSV, and mark quasi-identifiers and the sensitive attribute. The other tabs read that choice
+and the shared epsilon.</p>
+<p><small>UCI Adult: B. Becker and R. Kohavi, UCI Machine Learning Repository (1996), CC BY 4.0.
+Explorer version {version}.</small></p>
+</div>
+"""
+
+
+class ExplorerApp:
+    """The explorer: a tab per concept, a shared state and configuration export/import."""
+
+    def __init__(self, state: AppState | None = None, *, dataset: str = "UCI Adult",
+                 tabs: list[tuple[str, str, str]] | None = None):
+        self.state = state if state is not None else AppState()
+        self.status = StatusLine()
+        self.panels: dict[str, Any] = {"Data": DataPanel(self.state, dataset=dataset)}
+        for title, module_name, class_name in (PANEL_TABS if tabs is None else tabs):
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as error:
+                if error.name == module_name:  # that panel is not part of this build
+                    continue
+                raise
+            self.panels[title] = getattr(module, class_name)(state=self.state)
+        about = widgets.HTML(ABOUT_HTML.replace("{version}", escape(__version__)))
+        children = [panel.widget for panel in self.panels.values()] + [about]
+        titles = list(self.panels) + ["About"]
+        self.tabs = widgets.Tab(children=children, titles=titles)
+
+        self.config_text = widgets.Textarea(placeholder="Paste a configuration (JSON) here, then Load",
+                                            layout=widgets.Layout(width="100%", height="90px"))
+        self.export_button = widgets.Button(description="Export configuration", icon="download")
+        self.load_button = widgets.Button(description="Load configuration", icon="upload")
+        self.download_link = widgets.HTML()
+        self.export_button.on_click(lambda _: self._on_export())
+        self.load_button.on_click(lambda _: self._on_load())
+        config_box = widgets.Accordion(children=[widgets.VBox([
+            widgets.HBox([self.export_button, self.load_button, self.download_link]), self.config_text])],
+            titles=("Configuration",))
+        config_box.selected_index = None
+        title = widgets.HTML("<h2 style='margin:4px 0'>Privacy explorer</h2>"
+                             "<div style='color:#555'>deniability and permutation, live</div>")
+        self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box])
+        self.widget.add_class("explorer-app")
+
+    # ------------------------------------------------------------------ configuration
+    def export_config(self) -> dict[str, Any]:
+        """The whole configuration as a JSON-serialisable dict."""
+        panels = {}
+        for title, panel in self.panels.items():
+            if title != "Data" and hasattr(panel, "config"):
+                panels[title] = panel.config()
+        return {"explorer": __version__, "epsilon": self.state.epsilon, "data": self.panels["Data"].config(),
+                "panels": panels}
+
+    def load_config(self, config: dict[str, Any] | str) -> None:
+        """Apply a configuration made by :meth:`export_config` (a dict or its JSON text)."""
+        if isinstance(config, str):
+            try:
+                config = json.loads(config)
+            except json.JSONDecodeError as error:
+                raise ConfigurationError(f"configuration is not valid JSON: {error.msg} at line {error.lineno}") \
+                    from None
+        if not isinstance(config, dict) or "data" not in config:
+            raise ConfigurationError("configuration must be a JSON object made by 'Export configuration'")
+        self.panels["Data"].apply_config(dict(config["data"]))
+        if "epsilon" in config:
+            from explorer._validation import check_epsilon
+            self.state.epsilon = check_epsilon(config["epsilon"], "epsilon", allow_inf=False)
+        for title, panel_config in dict(config.get("panels", {})).items():
+            panel = self.panels.get(title)
+            if panel is not None and hasattr(panel, "apply_config"):
+                panel.apply_config(panel_config)
+
+    @guarded
+    def _on_export(self) -> None:
+        text = json.dumps(self.export_config(), indent=1)
+        self.config_text.value = text
+        payload = base64.b64encode(text.encode()).decode()
+        self.download_link.value = (f"<a download='explorer-config.json' href='data:application/json;base64,"
+                                    f"{payload}'>download JSON</a>")
+        self.status.info("Configuration exported below (copy it, or download the JSON file).")
+
+    @guarded
+    def _on_load(self) -> None:
+        try:
+            self.load_config(self.config_text.value)
+        except ExplorerError:
+            raise
+        except (TypeError, KeyError, AttributeError) as error:
+            raise ConfigurationError(f"configuration could not be applied: {error}") from None
+        self.status.info("Configuration loaded.")
+
+
+def build_app(state: AppState | None = None, **kwargs: Any) -> ExplorerApp:
+    """Build the whole explorer.  Display ``build_app().widget`` in a notebook or Voilà.
+
+    Examples
+    --------
+    >>> app = build_app()
+    >>> list(app.panels)[0]
+    'Data'
+    """
+    return ExplorerApp(state, **kwargs)
