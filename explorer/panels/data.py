@@ -27,7 +27,7 @@ def _preview_html(frame: pd.DataFrame, n_rows: int) -> str:
                                        classes="explorer-preview")
     style = ("<style>.explorer-preview{border-collapse:collapse;font-size:12px}"
              ".explorer-preview td,.explorer-preview th{padding:2px 8px;border-bottom:1px solid #ddd;"
-             "text-align:right}</style>")
+             "text-align:right;line-height:1.3;white-space:nowrap}</style>")
     return style + f"<div style='max-height:330px;overflow:auto'>{table}</div>"
 
 
@@ -170,7 +170,7 @@ class DataPanel:
             cells += [widgets.HTML(escape(column)), widgets.HTML(escape(frame[column].dtype)),
                       widgets.HTML(f"{int(nunique[column]):,}"), role, qi, sens]
         grid = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns="minmax(120px, 1fr) 90px 80px 130px 50px 70px", grid_gap="2px 8px"))
+            grid_template_columns="220px 90px 80px 130px 50px 70px", grid_gap="2px 8px"))
         self.columns_box.children = [grid]
 
     # ------------------------------------------------------------------ column marks

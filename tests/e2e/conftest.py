@@ -1,0 +1,135 @@
+"""End-to-end fixtures: a ``privacy-explorer`` Voilà server on a free loopback port and
+headless Debian Chromium driven by Playwright.
+
+Without Chromium the browser tests skip with a message that says how to install
+it; ``.ci/run`` sets ``EXPLORER_REQUIRE_BROWSER=1``, which turns that skip into a
+failure.  Playwright never downloads a browser here: it launches ``/usr/bin/chromium``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("EXPLORER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+REQUIRE_BROWSER = os.environ.get("EXPLORER_REQUIRE_BROWSER") == "1"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
+INSTALL_HINT = "Chromium is needed for browser tests: apt-get update && apt-get install -y chromium"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/e2e/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_http(url: str, process: subprocess.Popen | None, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"server exited with code {process.returncode} before answering {url}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status < 500:
+                    return
+        except Exception:
+            time.sleep(0.3)
+    raise RuntimeError(f"no answer from {url} within {timeout:.0f} s")
+
+
+def require_chromium() -> None:
+    if not Path(CHROMIUM).exists():
+        if REQUIRE_BROWSER:
+            pytest.fail(f"EXPLORER_REQUIRE_BROWSER=1 but no Chromium at {CHROMIUM}. {INSTALL_HINT}")
+        pytest.skip(INSTALL_HINT)
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        if REQUIRE_BROWSER:
+            pytest.fail("EXPLORER_REQUIRE_BROWSER=1 but playwright is not installed: pip install '.[test]'")
+        pytest.skip("playwright is needed for browser tests: pip install '.[test]'")
+
+
+@pytest.fixture(scope="session")
+def explorer_server(tmp_path_factory):
+    """Base URL of a running ``privacy-explorer`` (the app is at ``/``)."""
+    require_chromium()
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("voila") / "server.log"
+    log = open(log_path, "w")
+    started = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-m", "explorer.cli", "--no-browser", "--port", str(port),
+                                "--host", "127.0.0.1"], stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for_http(url, process)
+    except RuntimeError:
+        process.terminate()
+        log.close()
+        raise RuntimeError(f"privacy-explorer did not start; log:\n{log_path.read_text()[-3000:]}") from None
+    print(f"privacy-explorer answered after {time.monotonic() - started:.2f} s")
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield instance
+        instance.close()
+
+
+def open_app(browser, url: str, timeout_ms: int = 120_000):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(url, timeout=timeout_ms)
+    page.wait_for_selector(".explorer-app", timeout=timeout_ms)
+    return context, page
+
+
+@pytest.fixture
+def app_page(browser, explorer_server, tmp_path, request):
+    """A page with the whole app rendered; a screenshot is saved if the test fails."""
+    context, page = open_app(browser, explorer_server)
+    yield page
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        path = tmp_path / "failure.png"
+        try:
+            page.screenshot(path=str(path), full_page=True)
+            print(f"failure screenshot: {path}")
+        except Exception:
+            pass
+    context.close()

@@ -1,0 +1,20 @@
+"""Helpers for end-to-end tests in headless Chromium (Playwright, sync API)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def open_tab(page, title: str) -> None:
+    """Click the app's tab called ``title`` and wait until its panel is shown."""
+    tab = page.locator(".lm-TabBar-tab", has_text=title).first
+    tab.click()
+    page.wait_for_timeout(300)
+
+
+def save_screenshot(page, tmp_path: Path, name: str) -> Path:
+    """Save a full-page screenshot under the test's tmp dir and return its path."""
+    path = Path(tmp_path) / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+    return path
