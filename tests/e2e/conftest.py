@@ -81,7 +81,8 @@ def explorer_server(tmp_path_factory):
     log = open(log_path, "w")
     started = time.monotonic()
     process = subprocess.Popen([sys.executable, "-m", "explorer.cli", "--no-browser", "--port", str(port),
-                                "--host", "127.0.0.1"], stdout=log, stderr=subprocess.STDOUT)
+                                "--host", "127.0.0.1"], stdout=log, stderr=subprocess.STDOUT,
+                               cwd=log_path.parent)  # away from the checkout: the installed package serves
     url = f"http://127.0.0.1:{port}/"
     try:
         wait_for_http(url, process)

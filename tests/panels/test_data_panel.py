@@ -1,0 +1,93 @@
+"""The Data panel: choosing, uploading, marking columns; bad input keeps the previous data."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pandas as pd
+
+from explorer.core.datasets import dataset_info
+from explorer.panels._base import AppState
+from explorer.panels.data import DataPanel
+
+
+def upload(panel: DataPanel, content: bytes, name: str = "data.csv", claimed_size: int | None = None) -> None:
+    panel.upload.value = ({"name": name, "type": "text/csv", "size": claimed_size or len(content),
+                           "content": memoryview(content),
+                           "last_modified": datetime.now(timezone.utc)},)
+
+
+def test_starts_with_adult_in_the_shared_state():
+    state = AppState()
+    panel = DataPanel(state)
+    assert state.dataset_name == "UCI Adult"
+    assert state.dataset.shape == (32561, 15)
+    assert "32,561 records" in panel.summary.value
+    assert len(panel.role) == 15
+
+
+def test_choosing_the_004_example_previews_its_rows():
+    panel = DataPanel()
+    panel.dataset.value = "004 running example"
+    assert panel.state.dataset.shape == (20, 9)
+    assert "103.69" in panel.preview.value
+    assert panel.preview.value.split("<tbody>")[1].count("<tr") == 10  # the first 10 rows
+    assert "20 records" in panel.status.message
+
+
+def test_a_good_upload_becomes_the_data_set():
+    panel = DataPanel()
+    upload(panel, b"age,city\n30,Reus\n41,Tarragona\n", name="people.csv")
+    assert panel.dataset.value == "Uploaded: people.csv"
+    assert list(panel.state.dataset.columns) == ["age", "city"]
+    assert not panel.status.is_error
+
+
+def test_a_bad_upload_shows_its_message_and_keeps_the_previous_data_set():
+    panel = DataPanel()
+    panel.dataset.value = "002 running example"
+    before = panel.state.dataset
+    upload(panel, b"a,b,c\n1,2,3\n4,5\n", name="ragged.csv")
+    assert panel.status.is_error
+    assert "line 3 has 2 fields" in panel.status.message
+    assert panel.state.dataset is before
+    assert panel.dataset.value == "002 running example"
+
+
+def test_the_real_content_length_is_used_not_the_claimed_size():
+    panel = DataPanel(max_bytes=100)
+    upload(panel, b"a,b\n" + b"1,2\n" * 50, claimed_size=10)  # the client claims 10 bytes
+    assert panel.status.is_error and "over the limit of 100 bytes" in panel.status.message
+
+
+def test_roles_and_marks_update_the_shared_state():
+    state = AppState()
+    panel = DataPanel(state)
+    panel.role["age"].value = "ordinal"
+    assert dataset_info(state.dataset).role("age") == "ordinal"
+    assert isinstance(state.dataset["age"].dtype, pd.CategoricalDtype)
+    panel.quasi_identifier["sex"].value = True
+    panel.sensitive["race"].value = True
+    assert state.quasi_identifiers == ["sex"] and state.sensitive == ["race"]
+
+
+def test_a_categorical_column_cannot_become_numeric():
+    panel = DataPanel()
+    panel.role["race"].value = "numeric"
+    assert panel.status.is_error and "not numbers" in panel.status.message
+    assert panel.role["race"].value == "categorical"
+    assert dataset_info(panel.state.dataset).role("race") == "categorical"
+
+
+def test_a_column_cannot_be_both_quasi_identifier_and_sensitive():
+    panel = DataPanel()
+    panel.quasi_identifier["age"].value = True
+    panel.sensitive["age"].value = True
+    assert panel.status.is_error and "both a quasi-identifier and sensitive" in panel.status.message
+    assert panel.state.sensitive == []
+
+
+def test_a_forged_role_value_is_refused():
+    panel = DataPanel()
+    panel._on_role("age", {"new": "<script>", "old": "numeric"})
+    assert panel.status.is_error and "must be numeric, categorical or ordinal" in panel.status.message
