@@ -85,7 +85,7 @@ def explorer_server(tmp_path_factory):
                                cwd=log_path.parent)  # away from the checkout: the installed package serves
     url = f"http://127.0.0.1:{port}/"
     try:
-        wait_for_http(url, process)
+        wait_for_http(url + "voila/static/favicon.ico", process)  # a static file: GET / would start a kernel
     except RuntimeError:
         process.terminate()
         log.close()
