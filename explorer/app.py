@@ -41,14 +41,14 @@ two ideas: <b>deniability</b> (how uncertain an intruder stays about your true a
 released) and <b>permutation</b> (any masking of numeric data is a permutation of the original values plus
 small noise).</p>
 <ol>
-<li>J. Domingo-Ferrer and J. Soria-Comas, <i>Connecting randomized response, post-randomization, differential
-privacy and t-closeness via deniability and permutation</i>.</li>
-<li>N. Ruiz, <i>On some consequences of the permutation paradigm for data anonymization: centrality of
+<li>J. Domingo-Ferrer and J. Soria-Comas, <a href="https://scholar.google.com/scholar?q=%22Connecting+randomized+response%2C+post-randomization%2C+differential+privacy+and+t-closeness+via+deniability+and+permutation%22" target="_blank" rel="noopener"><i>Connecting randomized response, post-randomization, differential
+privacy and t-closeness via deniability and permutation</i></a>.</li>
+<li>N. Ruiz, <a href="https://scholar.google.com/scholar?q=%22On+some+consequences+of+the+permutation+paradigm+for+data+anonymization%3A+centrality+of+permutation+matrices%2C+universal+measures+of+disclosure+risk+and+information+loss%2C+evaluation+by+dominance%22" target="_blank" rel="noopener"><i>On some consequences of the permutation paradigm for data anonymization: centrality of
 permutation matrices, universal measures of disclosure risk and information loss, evaluation by
-dominance</i>.</li>
-<li>J. Domingo-Ferrer and J. Soria-Comas, <i>Multi-dimensional randomized response</i>.</li>
-<li>J. Domingo-Ferrer and K. Muralidhar, <i>New directions in anonymization: permutation paradigm,
-verifiability by subjects and intruders, transparency to users</i>.</li>
+dominance</i></a>.</li>
+<li>J. Domingo-Ferrer and J. Soria-Comas, <a href="https://scholar.google.com/scholar?q=%22Multi-dimensional+randomized+response%22" target="_blank" rel="noopener"><i>Multi-dimensional randomized response</i></a>.</li>
+<li>J. Domingo-Ferrer and K. Muralidhar, <a href="https://scholar.google.com/scholar?q=%22New+directions+in+anonymization%3A+permutation+paradigm%2C+verifiability+by+subjects+and+intruders%2C+transparency+to+users%22" target="_blank" rel="noopener"><i>New directions in anonymization: permutation paradigm,
+verifiability by subjects and intruders, transparency to users</i></a>.</li>
 </ol>
 <p>Start in the <b>Data</b> tab: pick a data set (UCI Adult, the papers' running examples, synthetic data)
 or upload a CSV, and mark quasi-identifiers and the sensitive attribute. The other tabs read that choice
