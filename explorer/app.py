@@ -10,8 +10,11 @@ loads back.
 from __future__ import annotations
 
 import base64
+import binascii
 import importlib
 import json
+import os
+import urllib.parse
 from typing import Any
 
 import ipywidgets as widgets
@@ -96,6 +99,23 @@ class ExplorerApp:
         self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box])
         self.widget.add_class("explorer-app")
 
+    def load_query_string(self, query_string: str) -> None:
+        """Apply ``?config=...`` from a page URL (Voilà passes it to the kernel as ``QUERY_STRING``)."""
+        values = urllib.parse.parse_qs(query_string or "").get("config")
+        if not values:
+            return
+        try:
+            padded = values[0] + "=" * (-len(values[0]) % 4)
+            text = base64.urlsafe_b64decode(padded.encode()).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            raise ConfigurationError("the configuration in the page address could not be decoded") from None
+        self.load_config(text)
+
+    def config_query(self) -> str:
+        """``config=...``: the configuration as a URL query (append ``?`` + this to the app's address)."""
+        text = json.dumps(self.export_config(), separators=(",", ":"))
+        return "config=" + base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
     # ------------------------------------------------------------------ configuration
     def export_config(self) -> dict[str, Any]:
         """The whole configuration as a JSON-serialisable dict."""
@@ -131,7 +151,8 @@ class ExplorerApp:
         self.config_text.value = text
         payload = base64.b64encode(text.encode()).decode()
         self.download_link.value = (f"<a download='explorer-config.json' href='data:application/json;base64,"
-                                    f"{payload}'>download JSON</a>")
+                                    f"{payload}'>download JSON</a> &nbsp; "
+                                    f"<a href='?{self.config_query()}' target='_blank'>link to this configuration</a>")
         self.status.info("Configuration exported below (copy it, or download the JSON file).")
 
     @guarded
@@ -145,8 +166,12 @@ class ExplorerApp:
         self.status.info("Configuration loaded.")
 
 
-def build_app(state: AppState | None = None, **kwargs: Any) -> ExplorerApp:
+def build_app(state: AppState | None = None, *, query_string: str | None = None, **kwargs: Any) -> ExplorerApp:
     """Build the whole explorer.  Display ``build_app().widget`` in a notebook or Voilà.
+
+    A ``config=`` parameter in the page address (Voilà's ``QUERY_STRING``, or
+    ``query_string``) is applied after the app is built; if it cannot be applied
+    the app starts with its defaults and says why on its status line.
 
     Examples
     --------
@@ -154,4 +179,11 @@ def build_app(state: AppState | None = None, **kwargs: Any) -> ExplorerApp:
     >>> list(app.panels)[0]
     'Data'
     """
-    return ExplorerApp(state, **kwargs)
+    app = ExplorerApp(state, **kwargs)
+    query = os.environ.get("QUERY_STRING", "") if query_string is None else query_string
+    if query:
+        try:
+            app.load_query_string(query)
+        except ExplorerError as error:
+            app.status.error(f"The configuration in the address was not applied: {error}")
+    return app

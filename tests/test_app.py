@@ -77,3 +77,14 @@ def test_notebooks_are_found_from_the_package():
 def test_cli_refuses_a_bad_port(capsys):
     assert cli.main(["--port", "70000", "--no-browser"]) == 2
     assert "--port must be between 1 and 65535" in capsys.readouterr().err
+
+
+def test_configuration_travels_in_the_page_address():
+    app = build_app()
+    app.panels["Data"].dataset.value = "004 running example"
+    app.state.epsilon = 3.0
+    other = build_app(query_string=app.config_query())
+    assert other.state.dataset_name == "004 running example" and other.state.epsilon == 3.0
+    broken = build_app(query_string="config=%%%")
+    assert broken.status.is_error and "was not applied" in broken.status.message
+    assert broken.state.dataset_name == "UCI Adult"
