@@ -70,6 +70,9 @@ class ExplorerApp:
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
         self.panels: dict[str, Any] = {"Data": DataPanel(self.state, dataset=dataset)}
+        # Other panels are built when their tab is first opened: the first page renders fast and a
+        # visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
+        self._factories: dict[str, Any] = {}
         for title, module_name, class_name in (PANEL_TABS if tabs is None else tabs):
             try:
                 module = importlib.import_module(module_name)
@@ -77,11 +80,15 @@ class ExplorerApp:
                 if error.name == module_name:  # that panel is not part of this build
                     continue
                 raise
-            self.panels[title] = getattr(module, class_name)(state=self.state)
+            self._factories[title] = getattr(module, class_name)
         about = widgets.HTML(ABOUT_HTML.replace("{version}", escape(__version__)))
-        children = [panel.widget for panel in self.panels.values()] + [about]
-        titles = list(self.panels) + ["About"]
-        self.tabs = widgets.Tab(children=children, titles=titles)
+        self._titles = ["Data", *self._factories, "About"]
+        self._slots = {title: widgets.Box(layout=widgets.Layout(width="100%")) for title in self._factories}
+        for slot in self._slots.values():
+            slot.children = [widgets.HTML("<i>Loading...</i>")]
+        children = [self.panels["Data"].widget, *self._slots.values(), about]
+        self.tabs = widgets.Tab(children=children, titles=self._titles)
+        self.tabs.observe(self._on_tab, names="selected_index")
 
         self.config_text = widgets.Textarea(placeholder="Paste a configuration (JSON) here, then Load",
                                             layout=widgets.Layout(width="100%", height="90px"))
@@ -98,6 +105,35 @@ class ExplorerApp:
                              "<div style='color:#555'>deniability and permutation, live</div>")
         self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box])
         self.widget.add_class("explorer-app")
+
+    @property
+    def titles(self) -> list[str]:
+        """The tab titles, in order."""
+        return list(self._titles)
+
+    def panel(self, title: str) -> Any:
+        """The panel of tab ``title``, built now if it was not yet."""
+        if title not in self.panels:
+            if title not in self._factories:
+                raise ConfigurationError(f"tab must be one of {self._titles[:-1]}, got {title!r}")
+            panel = self._factories[title](state=self.state)
+            self.panels[title] = panel
+            self._slots[title].children = [panel.widget]
+        return self.panels[title]
+
+    def build_all(self) -> None:
+        """Build every panel now (notebooks that want them all at once)."""
+        for title in self._factories:
+            self.panel(title)
+
+    @guarded
+    def _on_tab(self, change: Any) -> None:
+        index = change["new"]
+        if index is None or not 0 <= index < len(self._titles):
+            return
+        title = self._titles[index]
+        if title in self._factories:
+            self.panel(title)
 
     def load_query_string(self, query_string: str) -> None:
         """Apply ``?config=...`` from a page URL (Voilà passes it to the kernel as ``QUERY_STRING``)."""
@@ -141,8 +177,10 @@ class ExplorerApp:
             from explorer._validation import check_epsilon
             self.state.epsilon = check_epsilon(config["epsilon"], "epsilon", allow_inf=False)
         for title, panel_config in dict(config.get("panels", {})).items():
-            panel = self.panels.get(title)
-            if panel is not None and hasattr(panel, "apply_config"):
+            if title not in self._factories:
+                continue
+            panel = self.panel(title)
+            if hasattr(panel, "apply_config"):
                 panel.apply_config(panel_config)
 
     @guarded

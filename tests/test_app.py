@@ -15,12 +15,21 @@ def test_app_has_data_first_and_about_last():
     app = build_app()
     titles = list(app.tabs.titles)
     assert titles[0] == "Data" and titles[-1] == "About"
+    assert titles == app.titles
     assert app.state.dataset_name == "UCI Adult"
 
 
-def test_every_panel_of_the_registry_is_built():
+def test_every_panel_of_the_registry_is_built_when_its_tab_opens():
     app = build_app()
-    assert list(app.panels) == ["Data"] + [title for title, _, _ in PANEL_TABS]
+    assert app.titles == ["Data"] + [title for title, _, _ in PANEL_TABS] + ["About"]
+    assert list(app.panels) == ["Data"]  # the others wait for their tab
+    for index, title in enumerate(app.titles[1:-1], start=1):
+        app.tabs.selected_index = index
+        assert not app.status.is_error, app.status.message
+        panel = app.panels[title]
+        assert app.tabs.children[index].children == (panel.widget,)
+        assert panel.state is app.state
+    assert list(app.panels) == app.titles[:-1]
 
 
 def test_configuration_round_trips_through_json():
