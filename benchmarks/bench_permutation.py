@@ -1,0 +1,193 @@
+"""Benchmark of the permutation paradigm (paper 004): permutation distances, reverse mapping, verification.
+
+    python benchmarks/bench_permutation.py [--quick] [--out benchmarks/results/permutation.txt]
+
+Prints wall times with ratios against baselines measured in the same run (never
+asserts on time):
+
+* ``permutation_distances`` (004 Algorithm 2 via a Chebyshev cKDTree with every
+  tie at the minimum) for n = 1,000,000 records, m = 3, against a bare cKDTree
+  sketch (build + 1-nearest query on the rank vectors) measured here;
+* the literal transcription of Algorithm 2 at n = 5,000 and its quadratic
+  extrapolation to n = 1,000,000;
+* ``reverse_map_frame`` (004 Algorithm 1) for 10,000,000 x 3 against one
+  ``np.sort`` of X;
+* peak memory (max RSS of a child process) of the n = 1,000,000 distances;
+* random-record verification (004 Section 5.2) with 100,000 random records at
+  n = 100,000.
+
+``--quick`` divides the sizes by 10 (literal by 5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scipy.spatial import cKDTree  # noqa: E402
+
+from explorer.core.masking import mask  # noqa: E402
+from explorer.core.permutation import (  # noqa: E402
+    linkage_verification,
+    permutation_distances,
+    ranks,
+    reverse_map_frame,
+)
+
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def timed(func, repeat: int = 1) -> float:
+    """Best wall time (seconds) of ``repeat`` calls."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def data(n: int, m: int = 3, seed: int = 0, noise: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    means, sds = np.array([100.0, 1000.0, 5000.0])[:m], np.array([10.0, 40.0, 200.0])[:m]
+    x = rng.normal(means, sds, size=(n, m))
+    y = mask(x, "additive_noise", noise, rng=seed + 1)
+    return x, y
+
+
+def sketch(x: np.ndarray, y: np.ndarray) -> None:
+    """The issue's baseline: ranks of Y, R* by searchsorted, cKDTree(p=inf) build and 1-NN query."""
+    r = ranks(y, ties="first")
+    s = np.sort(y, axis=0)
+    r_star = np.column_stack([np.searchsorted(s[:, j], x[:, j]) for j in range(x.shape[1])]) + 1
+    tree = cKDTree(r.astype(float))
+    tree.query(r_star.astype(float), k=1, p=np.inf)
+
+
+CHILD = """
+import resource, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np
+from explorer.core.masking import mask
+from explorer.core.permutation import permutation_distances
+rng = np.random.default_rng(0)
+x = rng.normal([100.0, 1000.0, 5000.0], [10.0, 40.0, 200.0], size=({n}, 3))
+y = mask(x, "additive_noise", 0.25, rng=1)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t = time.perf_counter()
+res = permutation_distances(x, y, ties="first")
+t = time.perf_counter() - t
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(base / 1024, peak / 1024, t, int(res.distance.max()))
+"""
+
+
+def main(argv: list[str] | None = None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="sizes divided by 10")
+    parser.add_argument("--out", default=None, help="write the report here (default benchmarks/results/permutation.txt;"
+                                                    " --quick does not write unless --out is given)")
+    args = parser.parse_args(argv)
+    scale = 10 if args.quick else 1
+    n_big = 1_000_000 // scale
+    n_literal = 5_000 // (5 if args.quick else 1)
+    n_reverse = 10_000_000 // scale
+    n_verify = 100_000 // scale
+    buffer = io.StringIO()
+
+    def say(text: str = "") -> None:
+        print(text)
+        buffer.write(text + "\n")
+
+    say(f"bench_permutation  {'--quick' if args.quick else 'full'}  numpy {np.__version__}  "
+        f"cores {os.cpu_count()}  load {os.getloadavg()[0]:.1f}")
+    say(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    say()
+
+    # 1. permutation distances, n = 1e6, m = 3
+    x, y = data(n_big)
+    t_sketch = timed(lambda: sketch(x, y))
+    t_fast = timed(lambda: permutation_distances(x, y, ties="first"))
+    t_random = timed(lambda: permutation_distances(x, y, ties="random", rng=0))
+    t_fast2 = timed(lambda: permutation_distances(x, y, ties="first", workers=2))
+    say(f"[1] permutation_distances, n = {n_big:,}, m = 3 (additive noise 0.25 sd)")
+    say(f"    cKDTree sketch (ranks + build + 1-NN, same run)   {t_sketch:8.2f} s")
+    say(f"    permutation_distances, ties='first'              {t_fast:8.2f} s   ratio to sketch {t_fast / t_sketch:5.2f}"
+        f"   (target <= 2)")
+    say(f"    permutation_distances, ties='random' (seeded)    {t_random:8.2f} s   ratio to sketch "
+        f"{t_random / t_sketch:5.2f}")
+    say(f"    permutation_distances, ties='first', workers=2   {t_fast2:8.2f} s")
+    say()
+
+    # 2. literal Algorithm 2 at n = 5000 and its quadratic extrapolation
+    xs, ys = data(n_literal, seed=3)
+    t_lit = timed(lambda: permutation_distances(xs, ys, ties="first", method="literal"))
+    t_small = timed(lambda: permutation_distances(xs, ys, ties="first"), repeat=3)
+    same = np.array_equal(permutation_distances(xs, ys, ties="first", method="literal").distance,
+                          permutation_distances(xs, ys, ties="first").distance)
+    extrapolated = t_lit * (n_big / n_literal) ** 2
+    say(f"[2] literal Algorithm 2 (reference), n = {n_literal:,}")
+    say(f"    literal                                           {t_lit:8.2f} s")
+    say(f"    cKDTree                                           {t_small:8.3f} s   literal / cKDTree "
+        f"{t_lit / t_small:7.1f}x   same distances: {same}")
+    say(f"    literal extrapolated to n = {n_big:,} (x (n/{n_literal})^2)  {extrapolated:10.0f} s "
+        f"= {extrapolated / 3600:.1f} h   vs cKDTree {t_fast:.2f} s: {extrapolated / t_fast:,.0f}x")
+    say()
+    del x, y
+
+    # 3. reverse mapping 10M x 3
+    rng = np.random.default_rng(5)
+    xr = rng.normal(size=(n_reverse, 3))
+    yr = xr + 0.3 * rng.normal(size=(n_reverse, 3))
+    t_sort = timed(lambda: np.sort(xr, axis=0))
+    t_rev_first = timed(lambda: reverse_map_frame(xr, yr, ties="first"))
+    t_rev_random = timed(lambda: reverse_map_frame(xr, yr, rng=0))
+    say(f"[3] reverse_map_frame (Algorithm 1), {n_reverse:,} x 3")
+    say(f"    np.sort of X (baseline)                           {t_sort:8.2f} s")
+    say(f"    reverse_map_frame, ties='first'                   {t_rev_first:8.2f} s   ratio {t_rev_first / t_sort:5.2f}"
+        f"   (target < 5 s)")
+    say(f"    reverse_map_frame, ties='random' (seeded)         {t_rev_random:8.2f} s   ratio "
+        f"{t_rev_random / t_sort:5.2f}")
+    say()
+    del xr, yr
+
+    # 4. peak memory of the n = 1e6 distances in a child process
+    out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), n=n_big)], capture_output=True,
+                         text=True, check=True).stdout.split()
+    base_mb, peak_mb, t_child = float(out[0]), float(out[1]), float(out[2])
+    say(f"[4] peak memory (max RSS of a child process), permutation_distances n = {n_big:,}, m = 3")
+    say(f"    after imports and data {base_mb:7.0f} MB   peak {peak_mb:7.0f} MB   (target < 1500 MB)"
+        f"   increase {peak_mb - base_mb:6.0f} MB   ({t_child:.2f} s)")
+    say()
+
+    # 5. random-record verification
+    xv, yv = data(n_verify, seed=7)
+    t_link = timed(lambda: linkage_verification(xv, yv, n_random=n_verify, rng=0))
+    t_base = timed(lambda: permutation_distances(xv, yv, ties="random", rng=0))
+    lv = linkage_verification(xv, yv, n_random=n_verify, rng=0)
+    say(f"[5] linkage_verification: reverse mapping + linkage of {n_verify:,} records + {n_verify:,} random records")
+    say(f"    one permutation_distances call (baseline)         {t_base:8.2f} s")
+    say(f"    linkage_verification                              {t_link:8.2f} s   ratio {t_link / t_base:5.2f}")
+    say(f"    Hellinger {lv.hellinger:.3f}; {lv.verdict()}")
+    report = buffer.getvalue()
+    out_path = args.out or (None if args.quick else str(RESULTS / "permutation.txt"))
+    if out_path:
+        Path(out_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(out_path).write_text(report)
+        print(f"written to {out_path}")
+    return report
+
+
+if __name__ == "__main__":
+    main()

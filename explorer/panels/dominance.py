@@ -1,0 +1,565 @@
+"""The "Dominance" tab: power-mean disclosure risk and information loss curves, verdicts, calibration.
+
+Wiring only: the measures are :mod:`explorer.core.dominance`, the masking methods
+:mod:`explorer.core.masking`, the reverse mapping :mod:`explorer.core.permutation`;
+the plots are :mod:`explorer.plotting.dominance`.  Masked data and their rank
+displacements are cached per configuration, curves per (configuration, attribute,
+grid), so moving beta, pi, alpha_1, theta_2 or switching attributes only redraws.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+import traitlets
+
+from explorer._validation import check_int, check_number
+from explorer.core import dominance as dom
+from explorer.core.datasets import dataset_info, domingo_muralidhar_example, ruiz_example
+from explorer.core.masking import MASKING_METHODS, mask
+from explorer.errors import ConfigurationError, DatasetError, ExplorerTypeError, InvalidParameterError
+from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.plotting.dominance import plot_calibration, plot_curves
+
+__all__ = ["DominancePanel", "PUBLISHED"]
+
+#: Pseudo-method: the masked data printed in the paper example (002 or 004 Table 1's Y).
+PUBLISHED = "published"
+
+SOURCES = [("Shared data set (Data tab)", "shared"), ("002 running example (Ruiz, Table 1)", "ruiz"),
+           ("004 running example (Domingo-Ferrer & Muralidhar, Table 1)", "dm")]
+CONVENTIONS = [("rank: rank(y) − rank(x)", "rank"), ("record position (002's r_j)", "position")]
+ALL = "__all__"
+N_GRID = 121
+MAX_CONFIGS = 4
+DEFAULTS = [("additive_noise", 0.5), ("rank_swapping", 0.1), ("univariate_microaggregation", 5.0),
+            ("data_shuffling", 0.9)]
+
+
+def _method_options(source: str) -> list[tuple[str, str]]:
+    options = [(m.label, m.name) for m in MASKING_METHODS.values()]
+    if source in ("ruiz", "dm"):
+        options.insert(0, ("As published (the paper's Y)", PUBLISHED))
+    return options
+
+
+def _config_label(method: str, parameter: float | None) -> str:
+    if method == PUBLISHED:
+        return "published Y"
+    spec = MASKING_METHODS[method]
+    if spec.parameter is None:
+        return spec.label
+    return f"{spec.label} {spec.parameter}={parameter:g}"
+
+
+class DominancePanel:
+    """Risk curves D(α), loss curves I(θ), dominance verdicts and the calibration view (002, 000 VI-B)."""
+
+    def __init__(self, state: AppState | None = None, *, source: str | None = None, max_records: int = 5000,
+                 seed: int = 0):
+        self.state = state if state is not None else AppState()
+        self.status = StatusLine()
+        self._computing = False
+        self._data_token = 0
+        self._displacements: dict[tuple, np.ndarray] = {}
+        self._curve_cache: dict[tuple, dom.Curve] = {}
+        self._tallies: dict[tuple, dom.Tally] = {}
+        self._X: np.ndarray | None = None
+        self._columns: list[str] = []
+        self._published: np.ndarray | None = None
+        self._n_total = 0
+        self.risk_verdicts: list[str] = []
+        self.loss_verdicts: list[str] = []
+        self.risk_curves: list[dom.Curve] = []
+        self.loss_curves: list[dom.Curve] = []
+        self.points: list[dom.CalibrationPoint] = []
+        self.best: dom.CalibrationPoint | None = None
+        self.csv_text = ""
+
+        style = {"description_width": "initial"}
+        wide = widgets.Layout(width="420px")
+        default_source = source or ("shared" if self.state.dataset is not None else "ruiz")
+        self.source = widgets.Dropdown(options=SOURCES, value=default_source, description="Data", style=style,
+                                       layout=wide)
+        self.max_records = widgets.IntText(value=max_records, description="Records used (0 = all)", style=style,
+                                           layout=widgets.Layout(width="220px"))
+        self.seed = widgets.IntText(value=seed, description="Seed", style=style,
+                                    layout=widgets.Layout(width="140px"))
+        self.convention = widgets.Dropdown(options=CONVENTIONS, value="position" if default_source != "shared"
+                                           else "rank", description="Displacement", style=style,
+                                           layout=widgets.Layout(width="330px"))
+        self.mode = widgets.ToggleButtons(options=[("Compare configurations", "compare"),
+                                                   ("Sweep one method", "sweep")], value="compare")
+        self.n_configs = widgets.Dropdown(options=[2, 3, 4], value=2, description="Configurations", style=style,
+                                          layout=widgets.Layout(width="180px"))
+        self.methods: list[widgets.Dropdown] = []
+        self.parameters: list[widgets.FloatText] = []
+        self.parameter_help: list[widgets.HTML] = []
+        for i in range(MAX_CONFIGS):
+            method, parameter = DEFAULTS[i]
+            dropdown = widgets.Dropdown(options=_method_options(default_source), description=f"{i + 1}.",
+                                        layout=widgets.Layout(width="330px"), style=style)
+            dropdown.value = PUBLISHED if (i == 0 and default_source != "shared") else method
+            dropdown.add_class(f"explorer-dominance-method-{i + 1}")
+            self.methods.append(dropdown)
+            text = widgets.FloatText(value=parameter, description="parameter", style=style,
+                                     layout=widgets.Layout(width="180px"))
+            text.add_class(f"explorer-dominance-parameter-{i + 1}")
+            self.parameters.append(text)
+            self.parameter_help.append(widgets.HTML(layout=widgets.Layout(width="420px")))
+        self.sweep_method = widgets.Dropdown(options=_method_options("shared"), value="additive_noise",
+                                             description="Method", style=style, layout=widgets.Layout(width="330px"))
+        self.sweep_values = widgets.Text(value="0.05, 0.1, 0.25, 0.5, 1, 2", description="Parameter values",
+                                         style=style, layout=widgets.Layout(width="420px"))
+
+        self.alpha_min = widgets.FloatSlider(value=-10.0, min=-50.0, max=0.0, step=0.5, description="α from",
+                                             style=style, continuous_update=False)
+        self.risk_view = widgets.Dropdown(description="Attribute", style=style, layout=widgets.Layout(width="300px"))
+        self.beta = widgets.FloatSlider(value=1.0, min=-10.0, max=1.0, step=0.25, description="β", style=style,
+                                        continuous_update=False)
+        self.theta_max = widgets.FloatSlider(value=10.0, min=1.5, max=50.0, step=0.5, description="θ up to",
+                                             style=style, continuous_update=False)
+        self.loss_view = widgets.Dropdown(description="Pair", style=style, layout=widgets.Layout(width="300px"))
+        self.pi = widgets.FloatSlider(value=1.0, min=1.0, max=20.0, step=0.5, description="π", style=style,
+                                      continuous_update=False)
+        self.normalize = widgets.Checkbox(value=False, description="Normalised (0–1) scales", indent=False)
+        self.alpha1 = widgets.FloatSlider(value=0.0, min=-10.0, max=0.95, step=0.05, description="α₁", style=style,
+                                          continuous_update=False)
+        self.theta2 = widgets.FloatSlider(value=2.0, min=1.05, max=20.0, step=0.05, description="θ₂", style=style,
+                                          continuous_update=False)
+        self.risk_target = widgets.FloatText(value=0.0, description="Risk target: D(α₁, β) ≥", style=style,
+                                             layout=widgets.Layout(width="260px"))
+        self.export_button = widgets.Button(description="Export curves (CSV)", icon="download")
+        self.download_link = widgets.HTML()
+        self.risk_verdict = widgets.HTML()
+        self.risk_verdict.add_class("explorer-dominance-risk-verdict")
+        self.loss_verdict = widgets.HTML()
+        self.loss_verdict.add_class("explorer-dominance-loss-verdict")
+        self.calibration_text = widgets.HTML()
+        self.calibration_text.add_class("explorer-dominance-calibration")
+
+        self.risk_figure, self.risk_canvas = make_figure(6.4, 3.4)
+        self.loss_figure, self.loss_canvas = make_figure(6.4, 3.4)
+        self.calibration_figure, self.calibration_canvas = make_figure(6.4, 3.6)
+        self.risk_ax = self.risk_figure.subplots()
+        self.loss_ax = self.loss_figure.subplots()
+        self.calibration_ax = self.calibration_figure.subplots()
+        self.risk_artists = None
+        self.loss_artists = None
+        self.calibration_artists = None
+
+        self._config_rows = [widgets.HBox([self.methods[i], self.parameters[i], self.parameter_help[i]])
+                             for i in range(MAX_CONFIGS)]
+        self.compare_box = widgets.VBox([self.n_configs] + self._config_rows)
+        self.sweep_box = widgets.VBox([widgets.HBox([self.sweep_method, self.sweep_values])])
+        intro = widgets.HTML(
+            "<b>Dominance</b> (Ruiz, paper 002; Domingo-Ferrer &amp; Soria-Comas, 000 VI-B). Mask the data with "
+            "two to four configurations; each attribute's permutation gives rank displacements r_j. "
+            "<i>D_j(α)</i> (α ≤ 1) is their power mean: the higher, the further records moved, the lower the "
+            "disclosure risk; the more negative α, the more the least-moved records count. <i>I_k(θ)</i> (θ ≥ 1) "
+            "is the power mean of |r_j − r_j'| for a pair of attributes: the higher, the more their relation "
+            "was altered. A configuration <i>dominates</i> when it is better for every aversion.")
+        data_row = widgets.HBox([self.source, self.max_records, self.seed, self.convention])
+        risk_controls = widgets.HBox([self.risk_view, self.alpha_min, self.beta])
+        loss_controls = widgets.HBox([self.loss_view, self.theta_max, self.pi])
+        calibration_controls = widgets.HBox([self.alpha1, self.theta2, self.risk_target])
+        self.widget = widgets.VBox([
+            intro, data_row, self.mode, self.compare_box, self.sweep_box,
+            widgets.HBox([self.normalize, self.export_button, self.download_link]),
+            self.status.widget,
+            widgets.HTML("<h4 style='margin:6px 0 0'>Disclosure risk D(α)</h4>"), risk_controls,
+            self.risk_canvas, self.risk_verdict,
+            widgets.HTML("<h4 style='margin:6px 0 0'>Information loss I(θ)</h4>"), loss_controls,
+            self.loss_canvas, self.loss_verdict,
+            widgets.HTML("<h4 style='margin:6px 0 0'>Calibration (000 Section VI-B)</h4>"), calibration_controls,
+            self.calibration_canvas, self.calibration_text,
+        ])
+        self.widget.add_class("explorer-dominance")
+
+        self._load_data()
+        self._sync_visibility()
+        self._refresh()
+
+        for control in (self.source,):
+            control.observe(self._on_source, names="value")
+        for control in (self.max_records, self.seed):
+            control.observe(self._on_data_setting, names="value")
+        for control in [self.convention, self.mode, self.n_configs, self.sweep_method, self.sweep_values,
+                        self.alpha_min, self.risk_view, self.beta, self.theta_max, self.loss_view, self.pi,
+                        self.normalize, self.alpha1, self.theta2, self.risk_target] + self.methods + self.parameters:
+            control.observe(self._on_change, names="value")
+        self.export_button.on_click(lambda _: self._on_export())
+        self.state.observe(self._on_dataset, names="dataset")
+
+    # ------------------------------------------------------------------------------------------ data
+    def _load_data(self) -> None:
+        """Read the chosen data (numeric attributes), sample it, and reset the caches."""
+        source = self.source.value
+        published = None
+        if source == "ruiz":
+            frame = ruiz_example()
+            X = frame[["X1", "X2", "X3"]].to_numpy(dtype=float)
+            published = frame[["Y1", "Y2", "Y3"]].to_numpy(dtype=float)
+            columns = ["X1", "X2", "X3"]
+        elif source == "dm":
+            frame = domingo_muralidhar_example()
+            X = frame[["X1", "X2", "X3"]].to_numpy(dtype=float)
+            published = frame[["Y1", "Y2", "Y3"]].to_numpy(dtype=float)
+            columns = ["X1", "X2", "X3"]
+        else:
+            frame = self.state.dataset
+            if frame is None:
+                raise DatasetError("no shared data set yet: choose one in the Data tab, or a paper example")
+            numeric = [c for c in dataset_info(frame).numeric if c in frame.columns]
+            if not numeric:
+                raise DatasetError("the shared data set has no numeric attributes; choose a paper example")
+            complete = frame[numeric].dropna()
+            if len(complete) < 2:
+                raise DatasetError("the shared data set has fewer than 2 complete records in its numeric attributes")
+            X = complete.to_numpy(dtype=float)
+            columns = [str(c) for c in numeric]
+        limit = check_int(self.max_records.value, "records used", minimum=0)
+        if limit == 1:
+            raise InvalidParameterError("records used must be 0 (all) or at least 2, got 1")
+        self._n_total = X.shape[0]
+        if published is None:
+            X = dom.sample_records(X, limit or None, self.seed.value)
+        self._X, self._columns, self._published = X, columns, published
+        self._data_token += 1
+        self._displacements.clear()
+        self._curve_cache.clear()
+        self._tallies.clear()
+        self._set_view_options()
+
+    def _set_view_options(self) -> None:
+        columns = self._columns
+        risk_options = [(c, str(j)) for j, c in enumerate(columns)] + [("All attributes: D(α, β)", ALL)]
+        pairs = dom.attribute_pairs(len(columns))
+        loss_options = [(f"{columns[j]} & {columns[k]}", f"{j},{k}") for j, k in pairs]
+        if len(columns) >= 2:
+            loss_options.append(("All pairs: I(θ, π)", ALL))
+        keep_risk, keep_loss = self.risk_view.value, self.loss_view.value
+        self.risk_view.options = risk_options
+        self.risk_view.value = keep_risk if keep_risk in [v for _, v in risk_options] else risk_options[0][1]
+        self.loss_view.options = loss_options or [("(needs two attributes)", "")]
+        values = [v for _, v in self.loss_view.options]
+        self.loss_view.value = keep_loss if keep_loss in values else values[0]
+
+    # --------------------------------------------------------------------------------- configurations
+    def _configurations(self) -> list[tuple[str, float | None, str]]:
+        """(method, parameter, label) of each active configuration, validated."""
+        if self.mode.value == "sweep":
+            method = self.sweep_method.value
+            spec = MASKING_METHODS.get(method)
+            if spec is None or spec.parameter is None:
+                raise InvalidParameterError(f"sweep method must have a parameter, got {method!r}")
+            values = self._sweep_values()
+            return [(method, spec.check_parameter(v), _config_label(method, spec.check_parameter(v)))
+                    for v in values]
+        configs = []
+        for i in range(self.n_configs.value):
+            method = self.methods[i].value
+            if method == PUBLISHED:
+                if self._published is None:
+                    raise InvalidParameterError("'As published' is only available for the paper examples")
+                configs.append((method, None, _config_label(method, None)))
+                continue
+            spec = MASKING_METHODS[method]
+            value = spec.check_parameter(self.parameters[i].value) if spec.parameter is not None else None
+            configs.append((method, value, f"{i + 1}. " + _config_label(method, value)))
+        return configs
+
+    def _sweep_values(self) -> list[float]:
+        text = self.sweep_values.value
+        parts = [p for p in text.replace(";", ",").split(",") if p.strip()]
+        if len(parts) < 2:
+            raise InvalidParameterError(f"sweep values must list at least two parameter values, got {text!r}")
+        if len(parts) > 12:
+            raise InvalidParameterError(f"sweep values: at most 12 values, got {len(parts)}")
+        values = [check_number(p, "sweep value") for p in parts]
+        return sorted(values)
+
+    def _displacements_of(self, index: int, method: str, parameter: float | None) -> np.ndarray:
+        key = (self._data_token, method, parameter, self.seed.value, self.convention.value, index
+               if self.mode.value == "compare" else -1)
+        if key not in self._displacements:
+            # Each configuration its own stream; a sweep shares one (common random numbers along the path).
+            seed = int(self.seed.value) + 1000 * (index + 1 if self.mode.value == "compare" else 1)
+            if method == PUBLISHED:
+                Y = self._published
+            else:
+                Y = mask(self._X, method, parameter, seed)
+            self._displacements[key] = dom.displacement_matrix(self._X, Y, seed, convention=self.convention.value)
+        return self._displacements[key]
+
+    # ------------------------------------------------------------------------------------------ curves
+    def _alpha_grid(self) -> np.ndarray:
+        return dom.alpha_grid(check_number(self.alpha_min.value, "α from", maximum=0.0), N_GRID,
+                              include_minus_inf=True)
+
+    def _theta_grid(self) -> np.ndarray:
+        return dom.theta_grid(check_number(self.theta_max.value, "θ up to", minimum=1.0, include_minimum=False),
+                              N_GRID, include_inf=True)
+
+    def _tally(self, R: np.ndarray, key: tuple, j: int, k: int | None = None) -> dom.Tally:
+        tally_key = ("tally", key, j, k)
+        if tally_key not in self._tallies:
+            self._tallies[tally_key] = dom.tally(R[:, j]) if k is None else dom.tally_differences(R[:, j], R[:, k])
+        return self._tallies[tally_key]
+
+    def _risk_curve(self, R: np.ndarray, key: tuple, j: int, grid: np.ndarray) -> dom.Curve:
+        cache_key = ("risk", key, j, grid.tobytes(), self.normalize.value)
+        if cache_key not in self._curve_cache:
+            self._curve_cache[cache_key] = dom.risk_curve(self._tally(R, key, j), grid,
+                                                          normalize=self.normalize.value)
+        return self._curve_cache[cache_key]
+
+    def _loss_curve(self, R: np.ndarray, key: tuple, j: int, k: int, grid: np.ndarray) -> dom.Curve:
+        cache_key = ("loss", key, j, k, grid.tobytes(), self.normalize.value)
+        if cache_key not in self._curve_cache:
+            self._curve_cache[cache_key] = dom.loss_curve(self._tally(R, key, j, k), None, grid,
+                                                          normalize=self.normalize.value)
+        return self._curve_cache[cache_key]
+
+    def _compute(self) -> dict[str, Any]:
+        configs = self._configurations()
+        alphas, thetas = self._alpha_grid(), self._theta_grid()
+        beta = check_number(self.beta.value, "β", maximum=1.0, allow_inf=True)
+        pi = check_number(self.pi.value, "π", minimum=1.0, allow_inf=True)
+        alpha1 = check_number(self.alpha1.value, "α₁", maximum=1.0, include_maximum=False)
+        theta2 = check_number(self.theta2.value, "θ₂", minimum=1.0, include_minimum=False)
+        target = check_number(self.risk_target.value, "risk target", minimum=0.0)
+        p = len(self._columns)
+        risk_curves, loss_curves, points = [], [], []
+        for index, (method, parameter, label) in enumerate(configs):
+            R = self._displacements_of(index, method, parameter)
+            key = (self._data_token, method, parameter, self.seed.value, self.convention.value, index)
+            if self.risk_view.value == ALL:
+                per = [self._risk_curve(R, key, j, alphas).values for j in range(p)]
+                values = np.atleast_1d(dom.overall_disclosure_risk(np.array(per), beta))
+                risk_curves.append(dom.Curve("risk", alphas, values, label, self.normalize.value))
+            else:
+                risk_curves.append(dom.Curve("risk", alphas, self._risk_curve(R, key, int(self.risk_view.value),
+                                                                              alphas).values, label,
+                                             self.normalize.value))
+            if p >= 2:
+                if self.loss_view.value == ALL:
+                    per = [self._loss_curve(R, key, j, k, thetas).values for j, k in dom.attribute_pairs(p)]
+                    values = np.atleast_1d(dom.overall_information_loss(np.array(per), pi))
+                    loss_curves.append(dom.Curve("loss", thetas, values, label, self.normalize.value))
+                else:
+                    j, k = (int(v) for v in self.loss_view.value.split(","))
+                    loss_curves.append(dom.Curve("loss", thetas, self._loss_curve(R, key, j, k, thetas).values,
+                                                 label, self.normalize.value))
+            risks = [self._risk_curve(R, key, j, np.array([alpha1])).values[0] for j in range(p)]
+            losses = [self._loss_curve(R, key, j, k, np.array([theta2, math.inf])).values[0]
+                      for j, k in dom.attribute_pairs(p)]
+            points.append(dom.CalibrationPoint(
+                label, float(dom.overall_disclosure_risk(risks, beta)),
+                float(dom.overall_information_loss(losses, pi)) if p >= 2 else 0.0, parameter))
+        pairs = (list(zip(range(len(configs) - 1), range(1, len(configs)))) if self.mode.value == "sweep"
+                 else [(a, b) for a in range(len(configs)) for b in range(a + 1, len(configs))])
+        risk_results = [(a, b, dom.dominance(risk_curves[a], risk_curves[b])) for a, b in pairs]
+        loss_results = [(a, b, dom.dominance(loss_curves[a], loss_curves[b])) for a, b in pairs] \
+            if loss_curves else []
+        best = dom.best_calibration(points, target)
+        return {"configs": configs, "risk": risk_curves, "loss": loss_curves, "risk_results": risk_results,
+                "loss_results": loss_results, "points": points, "best": best, "target": target}
+
+    # ---------------------------------------------------------------------------------------- drawing
+    def _draw(self, result: dict[str, Any]) -> None:
+        labels = [c.label for c in result["risk"]]
+        risk_crossings = [c for _, _, r in result["risk_results"][:1] for c in r.crossings]
+        view = "all attributes, D(α, β = %g)" % self.beta.value if self.risk_view.value == ALL else \
+            f"attribute {self._columns[int(self.risk_view.value)]}"
+        risk_title = f"D(α): {view}" + (" (normalised)" if self.normalize.value else "")
+        if self.risk_artists is None or len(self.risk_artists.lines) != len(labels) \
+                or self.risk_artists.labels != labels:
+            self.risk_ax.clear()
+            self.risk_artists = plot_curves(self.risk_ax, result["risk"], labels, title=risk_title,
+                                            crossings=risk_crossings)
+        else:
+            self.risk_artists.update(result["risk"], crossings=risk_crossings, title=risk_title)
+        if result["loss"]:
+            loss_crossings = [c for _, _, r in result["loss_results"][:1] for c in r.crossings]
+            if self.loss_view.value == ALL:
+                view = "all pairs, I(θ, π = %g)" % self.pi.value
+            else:
+                j, k = (int(v) for v in self.loss_view.value.split(","))
+                view = f"pair {self._columns[j]} & {self._columns[k]}"
+            loss_title = f"I(θ): {view}" + (" (normalised)" if self.normalize.value else "")
+            if self.loss_artists is None or len(self.loss_artists.lines) != len(labels) \
+                    or self.loss_artists.labels != labels:
+                self.loss_ax.clear()
+                self.loss_artists = plot_curves(self.loss_ax, result["loss"], labels, title=loss_title,
+                                                crossings=loss_crossings)
+            else:
+                self.loss_artists.update(result["loss"], crossings=loss_crossings, title=loss_title)
+        else:
+            self.loss_ax.clear()
+            self.loss_artists = None
+            self.loss_ax.text(0.5, 0.5, "Information loss needs at least two attributes", ha="center",
+                              transform=self.loss_ax.transAxes)
+        path = result["points"] if self.mode.value == "sweep" else []
+        target = result["target"] if result["target"] > 0 else None
+        if self.calibration_artists is None:
+            self.calibration_artists = plot_calibration(self.calibration_ax, result["points"], path,
+                                                        target=target, best=result["best"])
+        else:
+            self.calibration_artists.update(result["points"], path, target=target, best=result["best"])
+        self.calibration_ax.set_title(f"Calibration at α₁ = {self.alpha1.value:g}, θ₂ = {self.theta2.value:g}",
+                                      fontsize=10)
+        for figure in (self.risk_figure, self.loss_figure, self.calibration_figure):
+            figure.canvas.draw_idle()
+
+    def _sentences(self, results: list, labels: list[str]) -> list[str]:
+        return [r.sentence(labels[a], labels[b]) for a, b, r in results]
+
+    def _show(self, result: dict[str, Any]) -> None:
+        labels = [c.label for c in result["risk"]]
+        self.risk_curves, self.loss_curves = result["risk"], result["loss"]
+        self.points, self.best = result["points"], result["best"]
+        self.risk_verdicts = self._sentences(result["risk_results"], labels)
+        self.loss_verdicts = self._sentences(result["loss_results"], labels)
+        self.risk_verdict.value = "<br>".join(escape(s) for s in self.risk_verdicts)
+        self.loss_verdict.value = "<br>".join(escape(s) for s in self.loss_verdicts)
+        best = result["best"]
+        if best is None:
+            calibration = (f"No configuration reaches D(α₁, β) ≥ {result['target']:g}: strengthen the masking "
+                           f"or lower the target.")
+        else:
+            calibration = (f"Least information loss with D(α₁, β) ≥ {result['target']:g}: {best.label} "
+                           f"(D = {best.risk:.4g}, I = {best.loss:.4g}).")
+        self.calibration_text.value = escape(calibration)
+        self._draw(result)
+        sampled = (f" (a seeded sample of {self._X.shape[0]:,} of {self._n_total:,} records)"
+                   if self._X.shape[0] < self._n_total else f" ({self._X.shape[0]:,} records)")
+        self.status.info(f"{len(labels)} configuration(s) on {len(self._columns)} attribute(s){sampled}; "
+                         f"displacements by {self.convention.value}.")
+
+    def _sync_visibility(self) -> None:
+        compare = self.mode.value == "compare"
+        self.compare_box.layout.display = None if compare else "none"
+        self.sweep_box.layout.display = None if not compare else "none"
+        for i, row in enumerate(self._config_rows):
+            row.layout.display = None if i < self.n_configs.value else "none"
+            spec = MASKING_METHODS.get(self.methods[i].value)
+            if spec is None or spec.parameter is None:
+                self.parameters[i].disabled = True
+                self.parameter_help[i].value = "<small>no parameter</small>"
+            else:
+                self.parameters[i].disabled = False
+                self.parameter_help[i].value = (f"<small>{escape(spec.parameter)}: {escape(spec.parameter_doc)} "
+                                                f"[{spec.minimum:g}, {spec.maximum:g}]</small>")
+        self.beta.disabled = self.risk_view.value != ALL
+        self.pi.disabled = self.loss_view.value != ALL
+
+    def _refresh(self) -> None:
+        result = self._compute()          # raises on bad input: nothing below runs, the last view stays
+        self._show(result)
+
+    # -------------------------------------------------------------------------------------- callbacks
+    @guarded
+    def _on_change(self, change: dict | None = None) -> None:
+        if self._computing:                # a batch of programmatic changes: refreshed once at the end
+            return
+        self._sync_visibility()
+        if change is not None and change.get("owner") in self.methods:
+            i = self.methods.index(change["owner"])
+            spec = MASKING_METHODS.get(change["new"])
+            if spec is not None and spec.parameter is not None:
+                current = self.parameters[i].value
+                if spec.minimum is not None and not (spec.minimum <= current <= (spec.maximum or math.inf)):
+                    self.parameters[i].value = float(spec.default)
+                    return                 # that change refreshes
+        self._refresh()
+
+    @guarded
+    def _on_source(self, change: dict | None = None) -> None:
+        source = self.source.value
+        self._computing = True
+        try:
+            for i, dropdown in enumerate(self.methods):
+                current = dropdown.value
+                options = _method_options(source)
+                dropdown.options = options
+                names = [v for _, v in options]
+                dropdown.value = current if current in names else DEFAULTS[i][0]
+            self.convention.value = "rank" if source == "shared" else "position"
+            if source != "shared":
+                self.methods[0].value = PUBLISHED
+            self._load_data()
+        finally:
+            self._computing = False
+        self._sync_visibility()
+        self._refresh()
+
+    @guarded
+    def _on_data_setting(self, change: dict | None = None) -> None:
+        if self._computing:
+            return
+        self._computing = True
+        try:
+            self._load_data()
+        finally:
+            self._computing = False
+        self._refresh()
+
+    @guarded
+    def _on_dataset(self, change: dict | None = None) -> None:
+        if self.source.value != "shared":
+            return
+        self._computing = True
+        try:
+            self._load_data()
+        finally:
+            self._computing = False
+        self._sync_visibility()
+        self._refresh()
+
+    @guarded
+    def _on_export(self) -> None:
+        if not self.risk_curves:
+            raise InvalidParameterError("nothing to export yet")
+        table = dom.curves_table(self.risk_curves + self.loss_curves, self.risk_verdicts + self.loss_verdicts)
+        self.csv_text = table.to_csv(index=False)
+        payload = base64.b64encode(self.csv_text.encode()).decode()
+        self.download_link.value = (f"<a download='dominance-curves.csv' href='data:text/csv;base64,{payload}'>"
+                                    f"download CSV ({len(table)} rows)</a>")
+        self.status.info(f"Curves and verdicts exported: {len(table)} rows.")
+
+    # ---------------------------------------------------------------------------------- configuration
+    _CONTROLS = ("source", "max_records", "seed", "convention", "mode", "n_configs", "sweep_method", "sweep_values",
+                 "alpha_min", "risk_view", "beta", "theta_max", "loss_view", "pi", "normalize", "alpha1", "theta2",
+                 "risk_target")
+
+    def config(self) -> dict[str, Any]:
+        """The panel's controls as a JSON-serialisable dict."""
+        config = {name: getattr(self, name).value for name in self._CONTROLS}
+        config["methods"] = [d.value for d in self.methods]
+        config["parameters"] = [float(t.value) for t in self.parameters]
+        return config
+
+    def apply_config(self, config: dict[str, Any]) -> None:
+        """Set the controls from :meth:`config`'s dict (unknown keys are refused)."""
+        if not isinstance(config, dict):
+            raise ConfigurationError("the Dominance configuration must be a JSON object")
+        unknown = set(config) - set(self._CONTROLS) - {"methods", "parameters"}
+        if unknown:
+            raise ConfigurationError(f"unknown Dominance settings: {sorted(unknown)}")
+        try:
+            if "source" in config:
+                self.source.value = config["source"]
+            for name in self._CONTROLS:
+                if name in config and name != "source":
+                    getattr(self, name).value = config[name]
+            for dropdown, value in zip(self.methods, config.get("methods", [])):
+                dropdown.value = value
+            for text, value in zip(self.parameters, config.get("parameters", [])):
+                text.value = float(value)
+        except (traitlets.TraitError, ValueError, TypeError) as error:
+            raise ConfigurationError(f"Dominance configuration could not be applied: {error}") from None

@@ -1,0 +1,540 @@
+"""The "Permutation" tab: masking as permutation plus residual noise, permuted privacy and the intruder.
+
+Wiring only: masking methods come from :mod:`explorer.core.masking`, every
+number from :mod:`explorer.core.permutation` (:func:`permutation_analysis`),
+the plots from :mod:`explorer.plotting.permutation`.  Changing the data or the
+masking recomputes the analysis; choosing an attribute, a record or (d, v)
+only updates the plots and texts.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+import pandas as pd
+
+from explorer.core import datasets
+from explorer.core.datasets import dataset_info
+from explorer.core.masking import MASKING_METHODS, mask
+from explorer.core.permutation import (
+    MAX_ALL_RANDOM,
+    PermutationAnalysis,
+    numeric_matrix,
+    permutation_analysis,
+    window_variances,
+)
+from explorer.errors import DatasetError, InvalidParameterError
+from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.plotting.permutation import (
+    plot_distance_distributions,
+    plot_rank_displacement,
+    plot_subject,
+    plot_values,
+)
+
+__all__ = ["PermutationPanel"]
+
+SOURCES = [("004 running example (20 records)", "004"), ("002 running example (5 records)", "002"),
+           ("synthetic normal", "synthetic"), ("UCI Adult, numeric attributes", "adult"),
+           ("data set of the Data tab (numeric columns)", "shared"), ("uploaded CSV", "upload")]
+PAPER_METHOD = "paper"
+TIE_OPTIONS = [("at random (004)", "random"), ("mid-ranks (equal values coincide)", "average")]
+SYNTHETIC_MEANS = (10.0, 100.0, 1000.0)
+SYNTHETIC_SDS = (10.0, 40.0, 2000.0)
+#: MDAV is quadratic in n / k: refuse it above this many records in the panel.
+MDAV_MAX_RECORDS = 10_000
+#: 'all' random records when n^m is at most this; otherwise this many random records by default.
+AUTO_ALL_RANDOM = 200_000
+DEFAULT_RANDOM = 10_000
+
+
+def _csv_safe(table: pd.DataFrame) -> str:
+    """CSV text with spreadsheet-formula cells escaped (a leading apostrophe)."""
+    safe = table.copy()
+
+    def fix(cell: Any) -> Any:
+        return "'" + cell if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@") else cell
+
+    safe.columns = [fix(str(c)) for c in safe.columns]
+    for column in safe.columns:
+        if safe[column].dtype == object:
+            safe[column] = safe[column].map(fix)
+    return safe.to_csv(index=False)
+
+
+class PermutationPanel:
+    """Any masking is a permutation plus residual noise (004, 002): see it, measure it, attack it."""
+
+    def __init__(self, state: AppState | None = None, *, source: str = "004"):
+        self.state = state if state is not None else AppState()
+        self.status = StatusLine()
+        self.analysis: PermutationAnalysis | None = None
+        self.X: pd.DataFrame | None = None
+        self.paper_Y: pd.DataFrame | None = None
+        self.csv_texts: dict[str, str] = {}
+        self._upload_frame: pd.DataFrame | None = None
+        self._loading = False
+        self._notes: list[str] = []
+
+        box = widgets.Layout
+        self.source = widgets.Dropdown(options=SOURCES, value=source, description="Data",
+                                       layout=box(width="380px"))
+        self.n = widgets.BoundedIntText(value=1000, min=2, max=200_000, description="n",
+                                        layout=box(width="170px"))
+        self.m = widgets.BoundedIntText(value=3, min=1, max=6, description="m", layout=box(width="140px"))
+        self.max_records = widgets.BoundedIntText(value=5000, min=2, max=50_000, description="records ≤",
+                                                  layout=box(width="190px"))
+        self.upload = widgets.FileUpload(accept=".csv", multiple=False, description="CSV")
+        self.columns = widgets.SelectMultiple(options=[], rows=4, description="Attributes",
+                                              layout=box(width="300px"))
+        self.method = widgets.Dropdown(options=[], description="Masking", layout=box(width="380px"))
+        self.parameter = widgets.FloatSlider(value=0.25, min=0, max=3, step=0.01, description="parameter",
+                                             continuous_update=False, readout_format=".2f",
+                                             layout=box(width="380px"))
+        self.parameter_doc = widgets.HTML()
+        self.seed = widgets.BoundedIntText(value=1, min=0, max=2 ** 31 - 1, description="seed",
+                                           layout=box(width="170px"))
+        self.ties = widgets.Dropdown(options=TIE_OPTIONS, value="random", description="ties",
+                                     layout=box(width="320px"))
+        self.n_random = widgets.BoundedIntText(value=0, min=0, max=1_000_000, description="random rec.",
+                                               layout=box(width="200px"))
+        self.attribute = widgets.Dropdown(options=[], description="Attribute", layout=box(width="260px"))
+        self.record = widgets.BoundedIntText(value=1, min=1, max=1, description="Record #",
+                                             layout=box(width="180px"))
+        self.d = widgets.BoundedFloatText(value=1, min=0, max=1e9, step=1, description="d",
+                                          layout=box(width="150px"))
+        self.v = widgets.Text(value="", description="v", placeholder="one number per attribute",
+                              layout=box(width="320px"))
+        self.summary = widgets.HTML()
+        self.linkage_summary = widgets.HTML()
+        self.verdict = widgets.HTML()
+        self.subject_text = widgets.HTML()
+        self.table = widgets.HTML()
+        self.export_button = widgets.Button(description="Export tables (CSV)", icon="download")
+        self.download = widgets.HTML()
+        for w, name in ((self.source, "source"), (self.n, "n"), (self.m, "m"), (self.max_records, "max-records"),
+                        (self.upload, "upload"), (self.columns, "columns"), (self.method, "method"),
+                        (self.parameter, "parameter"), (self.parameter_doc, "parameter-doc"), (self.seed, "seed"),
+                        (self.ties, "ties"), (self.n_random, "n-random"), (self.attribute, "attribute"),
+                        (self.record, "record"), (self.d, "d"), (self.v, "v"), (self.summary, "summary"),
+                        (self.linkage_summary, "linkage"), (self.verdict, "verdict"),
+                        (self.subject_text, "subject"), (self.table, "table"), (self.export_button, "export"),
+                        (self.download, "download")):
+            w.add_class(f"explorer-perm-{name}")
+
+        empty = np.zeros(2)
+        self.values_figure, self.values_canvas = make_figure(5.0, 3.4)
+        self.values_artists = plot_values(self.values_figure.subplots(), empty, empty, empty)
+        self.displacement_figure, self.displacement_canvas = make_figure(5.0, 3.4)
+        self.displacement_artists = plot_rank_displacement(self.displacement_figure.subplots(), empty, 1.0, 0.0)
+        self.distance_figure, self.distance_canvas = make_figure(5.0, 3.4)
+        self.distance_artists = plot_distance_distributions(self.distance_figure.subplots(), np.arange(2),
+                                                            np.zeros(2), np.zeros(2), 0.0)
+        self.subject_figure, self.subject_canvas = make_figure(4.2, 3.8)
+        self.subject_artists = plot_subject(self.subject_figure.subplots(), np.ones((2, 2)), np.ones(2),
+                                            np.zeros(0, dtype=int), 0)
+        for canvas, name in ((self.values_canvas, "values-plot"), (self.displacement_canvas, "displacement-plot"),
+                             (self.distance_canvas, "distance-plot"), (self.subject_canvas, "subject-plot")):
+            canvas.add_class(f"explorer-perm-{name}")
+
+        self.source.observe(self._on_source, names="value")
+        for w in (self.n, self.m, self.max_records):
+            w.observe(self._on_source, names="value")
+        self.upload.observe(self._on_upload, names="value")
+        self.columns.observe(self._on_columns, names="value")
+        self.method.observe(self._on_method, names="value")
+        for w in (self.parameter, self.seed, self.ties, self.n_random):
+            w.observe(self._on_masking, names="value")
+        self.attribute.observe(self._on_attribute, names="value")
+        for w in (self.record, self.d, self.v):
+            w.observe(self._on_subject, names="value")
+        self.export_button.on_click(self._on_export)
+        self.state.observe(self._on_shared_dataset, names="dataset")
+
+        intro = widgets.HTML(
+            "<b>The permutation paradigm</b> (papers 004 and 002). Any masking of numeric data is, functionally, "
+            "a <i>permutation</i> of the original values (reverse mapping, 004 Algorithm 1) plus a small "
+            "<i>residual noise</i> that changes no rank. Protection against record linkage comes only from the "
+            "permutation: a subject can check her own <i>permutation distance</i> (Algorithm 2) and an intruder "
+            "who knows everything can test whether his links beat chance (Section 5).")
+        data_row = widgets.HBox([self.source, self.n, self.m, self.max_records, self.upload],
+                                layout=box(flex_flow="row wrap", align_items="center"))
+        mask_row = widgets.HBox([self.columns, widgets.VBox([self.method, self.parameter, self.parameter_doc]),
+                                 widgets.VBox([self.seed, self.ties, self.n_random])],
+                                layout=box(flex_flow="row wrap"))
+        subject_row = widgets.HBox([self.record, self.d, self.v], layout=box(flex_flow="row wrap"))
+        self.widget = widgets.VBox([
+            intro, data_row, mask_row, self.status.widget, self.summary,
+            self.attribute,
+            widgets.HBox([self.values_canvas, self.displacement_canvas], layout=box(flex_flow="row wrap")),
+            widgets.HTML("<b>The intruder</b> (004 Section 5): links every original record to Z by Algorithm 2, "
+                         "then compares his match distances with those of random records."),
+            self.linkage_summary, self.verdict, self.distance_canvas,
+            widgets.HTML("<b>A subject's view</b> (004 Section 4): only her record and the anonymized data."),
+            subject_row, widgets.HBox([self.subject_canvas, self.subject_text], layout=box(flex_flow="row wrap")),
+            widgets.HTML("<b>Per record</b> (004 Tables 4-5; record numbers from 1)"), self.table,
+            widgets.HBox([self.export_button, self.download], layout=box(align_items="center")),
+        ])
+        self.widget.add_class("explorer-permutation-panel")
+        self._on_source()
+
+    # ------------------------------------------------------------------ data
+    def _rng(self, purpose: str) -> np.random.Generator:
+        """Independent streams from the one seed (the same seed for data and noise would correlate them)."""
+        streams = np.random.SeedSequence(int(self.seed.value)).spawn(3)
+        return np.random.default_rng(streams[("data", "mask", "analysis").index(purpose)])
+
+    def _show_inputs(self) -> None:
+        source = self.source.value
+        self.n.layout.display = self.m.layout.display = "" if source == "synthetic" else "none"
+        self.max_records.layout.display = "" if source in ("adult", "shared", "upload") else "none"
+        self.upload.layout.display = "" if source == "upload" else "none"
+
+    def _load(self) -> tuple[pd.DataFrame, pd.DataFrame | None, list[str]]:
+        """The original attributes X (numeric), the paper's masked Y if any, and notes for the user."""
+        source = self.source.value
+        notes: list[str] = []
+        if source == "004":
+            t = datasets.domingo_muralidhar_example()
+            return t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]], notes
+        if source == "002":
+            t = datasets.ruiz_example()
+            return t[["X1", "X2", "X3"]].astype(float), t[["Y1", "Y2", "Y3"]].astype(float), notes
+        if source == "synthetic":
+            m = int(self.m.value)
+            n = int(self.n.value)
+            frame = datasets.synthetic_normal(n, [SYNTHETIC_MEANS[j % 3] for j in range(m)],
+                                              [SYNTHETIC_SDS[j % 3] for j in range(m)], rng=self._rng("data"))
+            return frame, None, notes
+        if source == "adult":
+            frame = datasets.adult()[list(datasets.ADULT_NUMERIC)]
+        elif source == "shared":
+            if self.state.dataset is None:
+                raise DatasetError("the Data tab has no data set yet; choose one there first")
+            frame = self.state.dataset
+        else:
+            if self._upload_frame is None:
+                raise DatasetError("no CSV uploaded yet: use the CSV button (at most 8 MB)")
+            frame = self._upload_frame
+        info = dataset_info(frame)
+        usable = [c for c in frame.columns if str(c) in info.numeric or str(c) in info.ordinal]
+        excluded = [str(c) for c in frame.columns if c not in usable]
+        if excluded:
+            shown = ", ".join(excluded[:6]) + (" ..." if len(excluded) > 6 else "")
+            notes.append(f"{len(excluded)} non-numeric column(s) left out ({shown}); ordinal columns are ranked "
+                         "by their category order")
+        if not usable:
+            raise DatasetError("the data set has no numeric or ordinal column to permute")
+        frame = frame[usable]
+        numeric = pd.DataFrame({c: frame[c].cat.codes.where(frame[c].cat.codes >= 0)
+                                if isinstance(frame[c].dtype, pd.CategoricalDtype) else
+                                pd.to_numeric(frame[c], errors="coerce") for c in usable})
+        complete = numeric.dropna()
+        if len(complete) < len(numeric):
+            notes.append(f"{len(numeric) - len(complete)} record(s) with missing values dropped (policy 'drop')")
+        limit = int(self.max_records.value)
+        if len(complete) > limit:
+            complete = complete.sample(n=limit, random_state=self._rng("data")).sort_index()
+            notes.append(f"a seeded random sample of {limit:,} of {len(numeric):,} records is used")
+        if len(complete) < 2:
+            raise DatasetError(f"the permutation analysis needs at least 2 complete records, got {len(complete)}")
+        return complete.reset_index(drop=True).astype(float), None, notes
+
+    @guarded
+    def _on_source(self, change: Any = None) -> None:
+        self._show_inputs()
+        X, paper_Y, notes = self._load()
+        self.X, self.paper_Y, self._notes = X, paper_Y, notes
+        self._loading = True
+        try:
+            options = [(m.label, m.name) for m in MASKING_METHODS.values()]
+            if paper_Y is not None:
+                options = [("the paper's masked Y", PAPER_METHOD)] + options
+            current = self.method.value
+            self.method.options = options
+            names = [v for _, v in options]
+            owner = change.get("owner") if isinstance(change, dict) else None
+            if paper_Y is not None and (change is None or owner is self.source):
+                self.method.value = PAPER_METHOD
+            elif current in names:
+                self.method.value = current
+            else:
+                self.method.value = "additive_noise"
+            self._set_parameter_widget()
+            cols = [str(c) for c in X.columns]
+            self.columns.options = cols
+            self.columns.value = tuple(cols[: min(len(cols), 6)])
+            ties = np.any([X[c].duplicated().any() for c in X.columns])
+            self.ties.value = "average" if ties else "random"
+            if ties:
+                self._notes.append("the data have equal values: ranks use mid-ranks, so equal values coincide")
+            n = len(X)
+            self.n_random.value = 0 if float(n) ** min(len(cols), 6) <= AUTO_ALL_RANDOM else DEFAULT_RANDOM
+            self.record.max = n
+            self.record.value = min(self.record.value, n)
+        finally:
+            self._loading = False
+        self._recompute()
+
+    @guarded
+    def _on_upload(self, change: Any = None) -> None:
+        files = self.upload.value
+        if not files:
+            return
+        item = files[0] if isinstance(files, (tuple, list)) else next(iter(files.values()))
+        content = bytes(item["content"]) if not isinstance(item["content"], bytes) else item["content"]
+        if len(content) > datasets.DEFAULT_MAX_BYTES:
+            raise DatasetError(f"the file has {len(content):,} bytes, over the limit of "
+                               f"{datasets.DEFAULT_MAX_BYTES:,} bytes")
+        self._upload_frame = datasets.load_csv(content, name=str(item.get("name", "uploaded CSV")))
+        if self.source.value != "upload":
+            self.source.value = "upload"
+        else:
+            self._on_source()
+
+    def _on_shared_dataset(self, change: Any = None) -> None:
+        if self.source.value == "shared":
+            self._on_source()
+
+    # ------------------------------------------------------------------ masking
+    def _set_parameter_widget(self) -> None:
+        spec = MASKING_METHODS.get(self.method.value)
+        if spec is None or spec.parameter is None:
+            self.parameter.disabled = True
+            self.parameter.description = "parameter"
+            self.parameter_doc.value = ("<small>The masked attributes printed in the paper.</small>"
+                                        if self.method.value == PAPER_METHOD else
+                                        f"<small>{escape(spec.parameter_doc)}</small>")
+            return
+        self.parameter.disabled = False
+        maximum = float(spec.maximum) if not spec.integer else float(min(spec.maximum, 100))
+        self.parameter.min, self.parameter.max = -1e12, 1e12              # avoid clamping while changing bounds
+        self.parameter.step = spec.step
+        self.parameter.readout_format = "d" if spec.integer else ".2f"
+        self.parameter.min = float(spec.minimum)
+        self.parameter.max = maximum if spec.name != "top_bottom_coding" else 0.49
+        self.parameter.value = float(spec.default)
+        self.parameter.description = spec.parameter
+        self.parameter_doc.value = f"<small>{escape(spec.parameter_doc)}</small>"
+
+    @guarded
+    def _on_method(self, change: Any = None) -> None:
+        if self._loading:
+            return
+        self._loading = True
+        try:
+            self._set_parameter_widget()
+        finally:
+            self._loading = False
+        self._recompute()
+
+    @guarded
+    def _on_masking(self, change: Any = None) -> None:
+        if self._loading:
+            return
+        self._recompute()
+
+    @guarded
+    def _on_columns(self, change: Any = None) -> None:
+        if self._loading:
+            return
+        self._recompute()
+
+    def _masked(self, X: pd.DataFrame) -> np.ndarray:
+        method = self.method.value
+        if method == PAPER_METHOD:
+            if self.paper_Y is None:
+                raise InvalidParameterError("this data set has no printed masked version; choose a masking method")
+            cols = [self.X.columns.get_loc(c) for c in X.columns]
+            return self.paper_Y.to_numpy(dtype=float)[:, cols]
+        spec = MASKING_METHODS.get(method)
+        if spec is None:
+            raise InvalidParameterError(f"unknown masking method {method!r}")
+        if spec.name == "multivariate_microaggregation" and len(X) > MDAV_MAX_RECORDS:
+            raise InvalidParameterError(f"MDAV on {len(X):,} records would take too long here; lower 'records ≤' "
+                                        f"to {MDAV_MAX_RECORDS:,} or fewer")
+        value = None if spec.parameter is None else self.parameter.value
+        if spec.integer and value is not None:
+            value = int(round(value))
+        return mask(X.to_numpy(dtype=float), spec, value, rng=self._rng("mask"))
+
+    def _recompute(self) -> None:
+        if self.X is None:
+            return
+        chosen = [c for c in self.columns.value if c in self.X.columns]
+        if not chosen:
+            raise DatasetError("choose at least one attribute")
+        X = self.X[chosen]
+        Y = self._masked(X)
+        n_random: Any = int(self.n_random.value)
+        if n_random == 0:
+            total = float(len(X)) ** len(chosen)
+            if total > MAX_ALL_RANDOM:
+                raise InvalidParameterError(f"'all' random records would be {len(X)}^{len(chosen)} = {total:,.0f}; "
+                                            "set a number of random records (e.g. 10000)")
+            n_random = "all"
+        elif n_random > float(len(X)) ** len(chosen):
+            raise InvalidParameterError(f"random records = {n_random:,} is more than the n^m = "
+                                        f"{float(len(X)) ** len(chosen):,.0f} possible; use 0 (all)")
+        analysis = permutation_analysis(X, pd.DataFrame(Y, columns=chosen), n_random=n_random,
+                                        ties=self.ties.value, rng=self._rng("analysis"))
+        self.analysis = analysis
+        self._loading = True
+        try:
+            current = self.attribute.value
+            self.attribute.options = chosen
+            self.attribute.value = current if current in chosen else chosen[0]
+            self.record.max = len(X)
+            self.d.value = float(analysis.privacy.d)
+            self.v.value = ", ".join(f"{v:.4g}" for v in analysis.privacy.v)
+        finally:
+            self._loading = False
+        self._render_all()
+        notes = "; ".join(self._notes)
+        self.status.info(f"{len(X):,} records, {len(chosen)} attribute(s)." + (f" Note: {notes}." if notes else ""))
+
+    # ------------------------------------------------------------------ rendering
+    def _render_all(self) -> None:
+        a = self.analysis
+        if a is None:
+            return
+        rho = ", ".join(f"{c}: {r:.3f}" if math.isfinite(r) else f"{c}: n/a (constant)"
+                        for c, r in zip(a.columns, a.spearman))
+        self.summary.value = (
+            f"<b>(d, v)-permuted privacy of Y</b>: d = {a.privacy.d:g}, v = ("
+            + ", ".join(f"{v:.4g}" for v in a.privacy.v) + f") &nbsp; · &nbsp; Spearman's rho {escape(rho)}"
+            f" &nbsp; · &nbsp; T = (" + ", ".join(f"{t:.2f}" for t in a.extent) + ")")
+        link = a.linkage
+        self.linkage_summary.value = f"<b>Linkage</b>: {escape(link.summary())}"
+        ver = a.verification
+        self.verdict.value = (f"<b>Verdict</b>: {escape(ver.verdict())} (Hellinger distance {ver.hellinger:.3f}, "
+                              f"{ver.random.n_random:,} random records"
+                              f"{', all combinations' if ver.random.exhaustive else ''})")
+        self.distance_artists.update(ver.bins, ver.original_frequency, ver.random_frequency, ver.hellinger,
+                                     "match distances: original vs random records")
+        self.distance_figure.canvas.draw_idle()
+        self._render_attribute()
+        self._render_subject()
+        table = a.record_table()
+        self.table.value = table.head(20).to_html(index=False, float_format=lambda v: f"{v:.4g}",
+                                                  classes="explorer-perm-records", border=0) + (
+            f"<small>first 20 of {len(table):,} records; export for all</small>" if len(table) > 20 else "")
+
+    def _render_attribute(self) -> None:
+        a = self.analysis
+        if a is None or self.attribute.value not in a.columns:
+            return
+        j = a.columns.index(self.attribute.value)
+        self.values_artists.update(a.X[:, j], a.Y[:, j], a.Z[:, j], a.columns[j])
+        self.values_figure.canvas.draw_idle()
+        rho = a.spearman[j] if math.isfinite(a.spearman[j]) else 1.0
+        self.displacement_artists.update(a.displacement[:, j], rho, a.extent[j], a.columns[j])
+        self.displacement_figure.canvas.draw_idle()
+
+    def _parse_v(self, m: int) -> np.ndarray:
+        text = self.v.value.strip()
+        if not text:
+            return np.zeros(m)
+        try:
+            values = [float(t) for t in text.replace(";", ",").split(",") if t.strip()]
+        except ValueError:
+            raise InvalidParameterError(f"v must be numbers separated by commas, got {text!r}") from None
+        if len(values) == 1:
+            values = values * m
+        if len(values) != m or any(not math.isfinite(v) or v < 0 for v in values):
+            raise InvalidParameterError(f"v must be {m} non-negative numbers (one per attribute), got {text!r}")
+        return np.array(values)
+
+    def _render_subject(self) -> None:
+        a = self.analysis
+        if a is None:
+            return
+        i = int(self.record.value) - 1
+        n = a.X.shape[0]
+        if not 0 <= i < n:
+            raise InvalidParameterError(f"record must be between 1 and {n}, got {i + 1}")
+        d = float(self.d.value)
+        v = self._parse_v(len(a.columns))
+        dist = a.privacy.distances
+        variances = window_variances(a.privacy.sorted_values, dist.nearest_rank[i:i + 1], d,
+                                     dist.nearest_half_width if np.isscalar(dist.nearest_half_width)
+                                     else dist.nearest_half_width[i:i + 1])[0]
+        holds = bool(dist.distance[i] >= d and np.all(variances >= v))
+        matches = dist.matches(i)
+        pair = (0, 1) if len(a.columns) > 1 else (0, 0)
+        self.subject_artists.update(dist.anonymized_ranks, dist.nearest_rank[i], matches, dist.distance[i],
+                                    pair, (a.columns[pair[0]], a.columns[pair[1]]))
+        self.subject_figure.canvas.draw_idle()
+        rows = "".join(
+            f"<tr><td>{escape(c)}</td><td>{a.X[i, j]:.6g}</td><td>{dist.nearest_value[i, j]:.6g}</td>"
+            f"<td>{dist.nearest_rank[i, j]:g}</td><td>{variances[j]:.4g}</td><td>{v[j]:.4g}</td></tr>"
+            for j, c in enumerate(a.columns))
+        verdict = "holds" if holds else "does not hold"
+        self.subject_text.value = (
+            f"<b>Record {i + 1}</b>: permutation distance <b>{dist.distance[i]:g}</b>, "
+            f"anonymized record(s) at that distance: {', '.join(str(k + 1) for k in matches)}.<br>"
+            f"<table><tr><th>attribute</th><th>her value</th><th>nearest in Y</th><th>its rank R*</th>"
+            f"<th>variance within d</th><th>v</th></tr>{rows}</table>"
+            f"(d, v)-permuted privacy with d = {d:g} <b>{verdict}</b> for her record "
+            f"(distance ≥ d and every window variance ≥ v).")
+
+    @guarded
+    def _on_attribute(self, change: Any = None) -> None:
+        if not self._loading:
+            self._render_attribute()
+
+    @guarded
+    def _on_subject(self, change: Any = None) -> None:
+        if not self._loading:
+            self._render_subject()
+
+    @guarded
+    def _on_export(self, button: Any = None) -> None:
+        if self.analysis is None:
+            raise DatasetError("there is nothing to export yet")
+        links = []
+        self.csv_texts = {}
+        for name, frame in self.analysis.frames().items():
+            text = _csv_safe(frame)
+            self.csv_texts[name] = text
+            payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
+            links.append(f"<a download='permutation_{name}.csv' href='data:text/csv;charset=utf-8;base64,"
+                         f"{payload}'>permutation_{name}.csv</a>")
+        self.download.value = " · ".join(links)
+        self.status.info("Tables ready: Z (reverse-mapped), E (residual noise) and the per-record table.")
+
+    # ------------------------------------------------------------------ configuration
+    _CONFIG = ("source", "n", "m", "max_records", "method", "parameter", "seed", "ties", "n_random",
+               "attribute", "record", "d", "v")
+
+    def config(self) -> dict[str, Any]:
+        """The panel's controls as a JSON-serialisable dict."""
+        config = {name: getattr(self, name).value for name in self._CONFIG}
+        config["columns"] = list(self.columns.value)
+        return config
+
+    def apply_config(self, config: dict[str, Any]) -> None:
+        """Set the controls from :meth:`config` output; invalid entries are reported, not applied."""
+        if not isinstance(config, dict):
+            raise InvalidParameterError(f"configuration must be a dict, got {type(config).__name__}")
+        problems = []
+        order = ("source", "n", "m", "max_records", "columns", "method", "parameter", "seed", "ties", "n_random",
+                 "attribute", "record", "d", "v")
+        for name in order:
+            if name not in config:
+                continue
+            try:
+                if name == "columns":
+                    cols = tuple(c for c in config["columns"] if c in self.columns.options)
+                    if cols:
+                        self.columns.value = cols
+                else:
+                    getattr(self, name).value = config[name]
+            except Exception:  # a forged or stale value: report it, keep the rest
+                problems.append(name)
+        if problems:
+            self.status.error(f"configuration entries not applied: {', '.join(problems)}")

@@ -1,0 +1,605 @@
+"""The "t-closeness" tab: cluster distributions against the data set, exp(eps/2)-closeness and deniability.
+
+Wiring only: clusterings, profiles and the worst-case cluster come from
+:mod:`explorer.core.t_closeness`; the plots from :mod:`explorer.plotting.t_closeness`.
+Clusterings are cached by (data set, quasi-identifiers, method, k, ...) and
+computed automatically only when cheap; otherwise behind the "Cluster" button.
+Moving epsilon, the EMD bound or the selected cluster only updates the plots.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import math
+import threading
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+import pandas as pd
+import traitlets
+
+from explorer.core import datasets
+from explorer.core.datasets import dataset_info
+from explorer.core.t_closeness import (
+    ClosenessProfile,
+    Clustering,
+    closeness_for_epsilon,
+    closeness_profile,
+    cluster_table,
+    csv_safe,
+    group_by,
+    mdav,
+    t_close_microaggregation,
+    worst_case_cluster,
+)
+from explorer.errors import CancelledError, DatasetError, ExplorerError, InvalidParameterError
+from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.plotting.t_closeness import (
+    plot_cluster_deniability,
+    plot_cluster_distribution,
+    plot_cluster_ratios,
+    plot_worst_case,
+)
+
+__all__ = ["TClosenessPanel"]
+
+log = logging.getLogger("explorer.panels")
+
+METHODS = [("MDAV microaggregation (k)", "mdav"), ("group by the quasi-identifiers", "group_by"),
+           ("t-close microaggregation (k, t)", "t_close")]
+DISTANCE_OPTIONS = [("ratio, Eq. (7)", "ratio"), ("EMD, equal ground distance", "emd"),
+                    ("EMD, ordered ground distance", "emd_ordered")]
+BINNING_OPTIONS = [("quantile bins", "quantile"), ("each value", "values"), ("none", "none")]
+DEFAULT_QIS = ("age", "education-num", "hours-per-week", "sex")
+DEFAULT_SENSITIVE = ("occupation", "race")
+#: measured: MDAV k = 50 on Adult (n^2 / 2k = 1.1e7) takes about 0.5 s on the development machine
+SECONDS_PER_COST = 5e-8
+DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "emd_ordered": "EMD (ordered)"}
+
+
+class TClosenessPanel:
+    """t-closeness and differential privacy on real data (000 Section IV)."""
+
+    #: clusterings whose estimated cost n^2 / (2k) is below this run without pressing "Cluster"
+    AUTO_COST = 2.2e7
+    #: clusterings costlier than this run in a background thread with a progress bar and Cancel
+    BACKGROUND_COST = 2.2e7
+
+    def __init__(self, state: AppState | None = None, *, k: int = 50):
+        self.state = state if state is not None else AppState()
+        self.status = StatusLine()
+        self._cache: dict[tuple, Clustering] = {}
+        self.clustering: Clustering | None = None
+        self.profile: ClosenessProfile | None = None
+        self.csv_text = ""
+        self._order = np.zeros(0, dtype=int)
+        self._busy = False
+        self._worker: threading.Thread | None = None
+        self._cancel = threading.Event()
+        self._lock = threading.RLock()
+        self.background_cost = self.BACKGROUND_COST
+
+        box = widgets.Layout
+        self.quasi_identifiers = widgets.SelectMultiple(options=[], rows=6, description="Quasi-ids",
+                                                        layout=box(width="260px"))
+        self.sensitive = widgets.Dropdown(options=[], description="Sensitive", layout=box(width="260px"))
+        self.binning = widgets.Dropdown(options=BINNING_OPTIONS, value="quantile", description="Binning",
+                                        layout=box(width="260px"))
+        self.bins = widgets.IntSlider(value=5, min=2, max=20, description="bins", continuous_update=False,
+                                      layout=box(width="260px"))
+        self.method = widgets.Dropdown(options=METHODS, value="mdav", description="Clustering",
+                                       layout=box(width="320px"))
+        self.k = widgets.BoundedIntText(value=k, min=1, max=10_000_000, description="k", layout=box(width="180px"))
+        self.cluster_button = widgets.Button(description="Cluster", icon="play", button_style="primary")
+        self.distance = widgets.Dropdown(options=DISTANCE_OPTIONS, value="ratio", description="Distance",
+                                         layout=box(width="320px"))
+        self.epsilon = widgets.FloatSlider(value=float(self.state.epsilon) if math.isfinite(self.state.epsilon)
+                                           and 0 <= self.state.epsilon <= 10 else 2.0,
+                                           min=0.0, max=10.0, step=0.05, description="ε",
+                                           continuous_update=False, readout_format=".2f")
+        self.t_label = widgets.HTML()
+        self.t_emd = widgets.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.01, description="t (EMD)",
+                                         continuous_update=False, readout_format=".2f")
+        self.worst_value = widgets.Dropdown(options=[("the value that gives the best guess", -1)], value=-1,
+                                            description="raise", layout=box(width="420px"))
+        self.selected = widgets.IntSlider(value=0, min=0, max=0, description="cluster #",
+                                          continuous_update=False, layout=box(width="420px"))
+        self.summary = widgets.HTML()
+        self.table = widgets.HTML()
+        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="clustering",
+                                              layout=box(display="none"))
+        self.cancel_button = widgets.Button(description="Cancel", icon="stop", layout=box(display="none"))
+        self.export_button = widgets.Button(description="Export clusters (CSV)", icon="download")
+        self.download = widgets.HTML()
+        for w, name in ((self.quasi_identifiers, "qis"), (self.sensitive, "sensitive"), (self.binning, "binning"),
+                        (self.bins, "bins"), (self.method, "method"), (self.k, "k"),
+                        (self.cluster_button, "cluster-button"), (self.distance, "distance"),
+                        (self.epsilon, "epsilon"), (self.t_label, "t"), (self.t_emd, "t-emd"),
+                        (self.selected, "selected"), (self.worst_value, "worst-value"), (self.summary, "summary"),
+                        (self.table, "table"),
+                        (self.export_button, "export"), (self.download, "download"),
+                        (self.progress, "progress"), (self.cancel_button, "cancel")):
+            w.add_class(f"explorer-tc-{name}")
+
+        self.ratio_figure, self.ratio_canvas = make_figure(6.2, 3.4)
+        self.ratio_ax = self.ratio_figure.subplots()
+        self.ratio_artists = plot_cluster_ratios(self.ratio_ax, [], self._t())
+        self.deniability_figure, self.deniability_canvas = make_figure(4.6, 3.4)
+        self.deniability_ax = self.deniability_figure.subplots()
+        self.deniability_artists = plot_cluster_deniability(self.deniability_ax, [], 0.0, 1)
+        self.distribution_figure, self.distribution_canvas = make_figure(5.4, 3.4)
+        self.distribution_ax = self.distribution_figure.subplots()
+        self.distribution_artists = None
+        self.worst_figure, self.worst_canvas = make_figure(5.4, 3.4)
+        self.worst_ax = self.worst_figure.subplots()
+        self.worst_artists = None
+        for canvas, name in ((self.ratio_canvas, "ratio-plot"), (self.deniability_canvas, "deniability-plot"),
+                             (self.distribution_canvas, "distribution-plot"), (self.worst_canvas, "worst-plot")):
+            canvas.add_class(f"explorer-tc-{name}")
+
+        # shared epsilon, both ways; a value the slider cannot show (NaN, < 0, > max) is reported, not applied
+        self.state.observe(self._on_state_epsilon, names="epsilon")
+        self.epsilon.observe(self._on_slider_epsilon, names="value")
+        self.state.observe(self._on_dataset, names="dataset")
+        self.state.observe(self._on_state_roles, names=["quasi_identifiers", "sensitive"])
+        for w in (self.quasi_identifiers, self.method, self.k):
+            w.observe(self._on_clustering_change, names="value")
+        for w in (self.sensitive, self.binning, self.bins):
+            w.observe(self._on_sensitive_change, names="value")
+        self.distance.observe(self._on_distance_change, names="value")
+        self.epsilon.observe(self._on_bound_change, names="value")
+        self.t_emd.observe(self._on_bound_change, names="value")
+        self.selected.observe(self._on_selected, names="value")
+        self.worst_value.observe(self._on_bound_change, names="value")
+        self.cluster_button.on_click(self._on_cluster_button)
+        self.export_button.on_click(self._on_export)
+        self.cancel_button.on_click(self._on_cancel)
+
+        intro = widgets.HTML(
+            "<b>t-closeness and differential privacy</b> (paper 000, Section IV). Records are grouped into "
+            "clusters; an intruder who learns a person's cluster sees the cluster's distribution of the "
+            "sensitive attribute. The data set is <i>t</i>-close when every cluster is within <i>t</i> of the "
+            "whole data set; with the ratio distance of Eq. (7), exp(ε/2)-closeness gives ε-differential "
+            "privacy (Proposition 1).")
+        controls = widgets.HBox([
+            self.quasi_identifiers,
+            widgets.VBox([self.sensitive, self.binning, self.bins]),
+            widgets.VBox([self.method, widgets.HBox([self.k, self.cluster_button]),
+                          widgets.HBox([self.progress, self.cancel_button])]),
+        ], layout=box(flex_flow="row wrap"))
+        bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
+                                 layout=box(flex_flow="row wrap", align_items="center"))
+        self.widget = widgets.VBox([
+            intro, controls, bound_row, self.status.widget, self.summary,
+            widgets.HBox([self.ratio_canvas, self.deniability_canvas], layout=box(flex_flow="row wrap")),
+            widgets.HBox([self.selected, self.worst_value], layout=box(flex_flow="row wrap")),
+            widgets.HBox([self.distribution_canvas, self.worst_canvas], layout=box(flex_flow="row wrap")),
+            widgets.HTML("<b>Clusters</b> (farthest first)"), self.table,
+            widgets.HBox([self.export_button, self.download], layout=box(align_items="center")),
+        ])
+        self.widget.add_class("explorer-t-closeness-panel")
+        self._on_dataset()
+
+    # ------------------------------------------------------------------ data and defaults
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The data set in use: the app's, or UCI Adult when the app has none."""
+        if self.state.dataset is None:
+            if getattr(self, "_fallback", None) is None:
+                self._fallback = datasets.adult()
+            return self._fallback
+        return self.state.dataset
+
+    def _t(self) -> float:
+        if getattr(self, "distance", None) is None or self.distance.value == "ratio":
+            return closeness_for_epsilon(self.epsilon.value if hasattr(self, "epsilon") else 2.0)
+        return float(self.t_emd.value)
+
+    @guarded
+    def _on_dataset(self, change: Any = None) -> None:
+        frame = self.frame
+        columns = [str(c) for c in frame.columns]
+        info = dataset_info(frame)
+        qis = [c for c in self.state.quasi_identifiers if c in columns]
+        if not qis:
+            qis = [c for c in DEFAULT_QIS if c in columns] or list(info.numeric[:3]) or columns[:1]
+        sensitive = [c for c in self.state.sensitive if c in columns and c not in qis]
+        if not sensitive:
+            sensitive = [c for c in DEFAULT_SENSITIVE if c in columns and c not in qis]
+        if not sensitive:
+            sensitive = [c for c in list(info.categorical) + list(info.ordinal) + columns if c not in qis][:1]
+        if not sensitive and len(qis) > 1:           # every column is a QI: the last one becomes sensitive
+            sensitive = [qis.pop()]
+        n_records = len(frame)
+        lowered = ""
+        if self.k.value > n_records:
+            lowered = f"k lowered from {self.k.value} to {max(1, n_records // 4)} for {n_records} records. "
+        self._busy = True
+        try:
+            self.quasi_identifiers.options = columns
+            self.quasi_identifiers.value = tuple(qis)
+            self.sensitive.options = columns
+            if sensitive:
+                self.sensitive.value = sensitive[0]
+            if lowered:
+                self.k.value = max(1, n_records // 4)
+        finally:
+            self._busy = False
+        self.clustering, self.profile = None, None
+        self._cache.clear()          # keys hold id(frame): never reuse them across data sets
+        self._cluster(force=False)
+        if lowered and not self.status.is_error:
+            self.status.info(lowered + self.status.message)
+
+    @guarded
+    def _on_state_roles(self, change: Any = None) -> None:
+        columns = set(self.quasi_identifiers.options)
+        qis = tuple(c for c in self.state.quasi_identifiers if c in columns)
+        sensitive = [c for c in self.state.sensitive if c in columns]
+        self._busy = True
+        try:
+            if qis:
+                self.quasi_identifiers.value = qis
+            if sensitive:
+                self.sensitive.value = sensitive[0]
+        finally:
+            self._busy = False
+        self._cluster(force=False)
+
+    # ------------------------------------------------------------------ callbacks
+    @guarded
+    def _on_clustering_change(self, change: Any = None) -> None:
+        if not self._busy:
+            self._cluster(force=False)
+
+    @guarded
+    def _on_sensitive_change(self, change: Any = None) -> None:
+        if self._busy:
+            return
+        if self.method.value == "t_close":
+            self._cluster(force=False)
+        else:
+            self._refresh_profile()
+
+    @guarded
+    def _on_distance_change(self, change: Any = None) -> None:
+        if self.method.value == "t_close":
+            self._cluster(force=False)
+        else:
+            self._refresh_profile()
+
+    @guarded
+    def _on_bound_change(self, change: Any = None) -> None:
+        if self._busy:
+            return
+        check = self.epsilon.value if self.distance.value == "ratio" else self.t_emd.value
+        if not (isinstance(check, (int, float)) and math.isfinite(check) and check >= 0):
+            raise InvalidParameterError(f"the bound must be a non-negative number, got {check!r}")
+        if self.method.value == "t_close":
+            self._cluster(force=False)
+        else:
+            self._redraw()
+            self._clear_error()
+
+    @guarded
+    def _on_state_epsilon(self, change: Any = None) -> None:
+        value = self.state.epsilon
+        if not (isinstance(value, (int, float)) and math.isfinite(value)
+                and self.epsilon.min <= value <= self.epsilon.max):
+            raise InvalidParameterError(f"epsilon must be a number in [{self.epsilon.min:g}, {self.epsilon.max:g}] "
+                                        f"for the t-closeness tab, got {value!r}; it keeps ε = "
+                                        f"{self.epsilon.value:g}")
+        if self.epsilon.value != value:
+            self.epsilon.value = value
+        self._clear_error()
+
+    def _clear_error(self) -> None:
+        if self.status.is_error:
+            t = closeness_for_epsilon(self.epsilon.value)
+            self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {t:.4g}.")
+
+    @guarded
+    def _on_slider_epsilon(self, change: Any = None) -> None:
+        if self.state.epsilon != self.epsilon.value:
+            self.state.epsilon = float(self.epsilon.value)
+
+    @guarded
+    def _on_selected(self, change: Any = None) -> None:
+        self._redraw_selected()
+        self._redraw_figures(ratio=True)
+
+    @guarded
+    def _on_cluster_button(self, button: Any = None) -> None:
+        self._cluster(force=True)
+
+    @guarded
+    def _on_export(self, button: Any = None) -> None:
+        if self.profile is None:
+            raise DatasetError("there is no clustering to export yet: press Cluster first")
+        self.csv_text = csv_safe(cluster_table(self._profile_with_bound()))
+        payload = base64.b64encode(self.csv_text.encode("utf-8")).decode("ascii")
+        self.download.value = (f"<a download='t_closeness_clusters.csv' href='data:text/csv;charset=utf-8;base64,"
+                               f"{payload}'>Download t_closeness_clusters.csv ({self.profile.n_clusters} clusters)"
+                               f"</a>")
+        self.status.info(f"Cluster table ready: {self.profile.n_clusters} rows.")
+
+    # ------------------------------------------------------------------ work
+    def _key(self) -> tuple:
+        method = self.method.value
+        key: tuple = (id(self.frame), tuple(self.quasi_identifiers.value), method)
+        if method in ("mdav", "t_close"):
+            key += (int(self.k.value),)
+        if method == "t_close":
+            key += (self.sensitive.value, self.binning.value, int(self.bins.value), self.distance.value,
+                    round(self._t(), 12))
+        return key
+
+    def _cost(self) -> float:
+        n = len(self.frame)
+        if self.method.value == "group_by":
+            return float(n)
+        return n * n / (2.0 * max(int(self.k.value), 1))
+
+    def _binning(self) -> str | None:
+        return None if self.binning.value == "none" else self.binning.value
+
+    def _check_roles(self) -> list[str]:
+        qis = list(self.quasi_identifiers.value)
+        if not qis:
+            raise DatasetError("choose at least one quasi-identifier")
+        if self.sensitive.value in qis:
+            raise DatasetError(f"column {self.sensitive.value!r} cannot be both a quasi-identifier and sensitive")
+        return qis
+
+    def _cluster(self, *, force: bool) -> None:
+        qis = self._check_roles()
+        key = self._key()
+        clustering = self._cache.get(key)
+        if clustering is None:
+            if self.running:
+                self.status.info("A clustering is running: wait for it or press Cancel.")
+                return
+            cost = self._cost()
+            if not force and cost > self.AUTO_COST:
+                self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Cluster to run "
+                                 f"the clustering (roughly {cost * SECONDS_PER_COST:.0f} s here; it can be "
+                                 f"cancelled). The plots show the last clustering.")
+                return
+            compute = self._clustering_job(qis)
+            if cost > self.background_cost:
+                self._start_worker(key, compute)
+                return
+            clustering = compute(None)
+            self._store(key, clustering)
+        with self._lock:
+            self.clustering = clustering
+            self._refresh_profile()
+
+    def _clustering_job(self, qis: list[str]):
+        """The clustering for the current controls, as a function of a progress callback."""
+        frame, method, k = self.frame, self.method.value, int(self.k.value)
+        if method == "mdav":
+            return lambda progress: mdav(frame, qis, k, progress=progress)
+        if method == "group_by":
+            return lambda progress: group_by(frame, qis)
+        sensitive, t, distance = self.sensitive.value, self._t(), self.distance.value
+        binning, bins = self._binning(), int(self.bins.value)
+        return lambda progress: t_close_microaggregation(frame, qis, sensitive, k, t, distance=distance,
+                                                         binning=binning, bins=bins, progress=progress)
+
+    def _store(self, key: tuple, clustering: Clustering) -> None:
+        if len(self._cache) >= 8:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = clustering
+
+    # ------------------------------------------------------------------ background work
+    @property
+    def running(self) -> bool:
+        """Whether a clustering runs in the background."""
+        return self._worker is not None and self._worker.is_alive()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the background clustering (if any) has finished (for notebooks and tests)."""
+        if self._worker is not None:
+            self._worker.join(timeout)
+
+    def _start_worker(self, key: tuple, compute) -> None:
+        self._cancel.clear()
+        self.progress.value = 0.0
+        self.progress.layout.display = None
+        self.cancel_button.layout.display = None
+        self.cluster_button.disabled = True
+        self.status.info("Clustering... (press Cancel to stop; the plots show the last clustering until then)")
+
+        def progress(fraction: float) -> bool:
+            self.progress.value = float(fraction)
+            return not self._cancel.is_set()
+
+        def run() -> None:
+            try:
+                clustering = compute(progress)
+                self._store(key, clustering)
+                with self._lock:
+                    self.clustering = clustering
+                    self._refresh_profile()
+            except CancelledError as error:
+                self.status.info(f"{error}; the previous clustering is kept.")
+            except ExplorerError as error:
+                self.status.error(str(error))
+            except Exception as error:  # a bug: say so in words, log the traceback kernel-side only
+                log.exception("background clustering failed")
+                self.status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
+            finally:
+                self.progress.layout.display = "none"
+                self.cancel_button.layout.display = "none"
+                self.cluster_button.disabled = False
+
+        self._worker = threading.Thread(target=run, name="t-closeness-clustering", daemon=True)
+        self._worker.start()
+
+    def _on_cancel(self, button: Any = None) -> None:
+        self._cancel.set()
+
+    def _refresh_profile(self) -> None:
+        with self._lock:
+            self._refresh_profile_locked()
+
+    def _refresh_profile_locked(self) -> None:
+        if self.clustering is None:
+            return
+        self._check_roles()
+        profile = closeness_profile(self.frame, self.clustering, self.sensitive.value, self.distance.value,
+                                    binning=self._binning(), bins=self.bins.value)
+        self.profile = profile
+        self._order = np.argsort(-profile.distances, kind="stable")
+        structure_changed = (self.distribution_artists is None
+                             or self.distribution_artists.n_categories != len(profile.categories))
+        if structure_changed:
+            self._rebuild_category_plots()
+        if tuple(label for label, _ in self.worst_value.options[1:]) != profile.categories:
+            self._busy = True
+            try:
+                self.worst_value.options = [("the value that gives the best guess", -1)] + [
+                    (c, i) for i, c in enumerate(profile.categories)]
+                self.worst_value.value = -1
+            finally:
+                self._busy = False
+        self.selected.max = max(profile.n_clusters - 1, 0)
+        self.selected.value = min(self.selected.value, self.selected.max)
+        self.table.value = self._table_html()
+        self.download.value = ""
+        self.csv_text = ""
+        self._redraw()
+        notes = "; ".join(profile.notes)
+        self.status.info(f"{self.clustering.method.replace('_', ' ')}: {profile.n_clusters:,} clusters over "
+                         f"{profile.n_records:,} records" + (f" ({notes})" if notes else "") + ".")
+
+    def _rebuild_category_plots(self) -> None:
+        profile = self.profile
+        for ax in (self.distribution_ax, self.worst_ax):
+            ax.clear()
+        r = len(profile.categories)
+        self.distribution_artists = plot_cluster_distribution(
+            self.distribution_ax, profile.categories, np.zeros(r), profile.data_distribution, None)
+        worst = self._worst(profile)
+        self.worst_artists = plot_worst_case(self.worst_ax, profile.categories, worst.distribution,
+                                             profile.data_distribution, worst.t, worst.guessing,
+                                             worst.data_guessing, worst.entropy, worst.data_entropy)
+
+    def _worst(self, profile: ClosenessProfile):
+        value = self.worst_value.value
+        return worst_case_cluster(profile.data_distribution, float(self.epsilon.value),
+                                  value=None if value is None or value < 0 else value)
+
+    def _profile_with_bound(self) -> ClosenessProfile:
+        from dataclasses import replace
+        return replace(self.profile, t=self._t())
+
+    # ------------------------------------------------------------------ drawing
+    def _redraw(self) -> None:
+        with self._lock:
+            self._redraw_locked()
+
+    def _redraw_locked(self) -> None:
+        profile = self.profile
+        t = self._t()
+        self.t_label.value = (f"t = exp(ε/2) = <b>{closeness_for_epsilon(self.epsilon.value):.4g}</b>"
+                              + ("" if self.distance.value == "ratio" else " (bound for the ratio distance)"))
+        self.t_emd.layout.display = "none" if self.distance.value == "ratio" else None
+        if profile is None:
+            return
+        n_bad = self.ratio_artists.update(profile.distances, t, selected=self.selected.value,
+                                          ylabel=DISTANCE_LABELS[profile.distance])
+        self.deniability_artists.update(profile.entropies, profile.data_entropy, len(profile.categories))
+        worst = self._worst(profile)
+        self.worst_artists.update(worst.distribution, profile.data_distribution, worst.t, worst.guessing,
+                                  worst.data_guessing, worst.entropy, worst.data_entropy)
+        self.n_violating = n_bad
+        verdict = "is" if n_bad == 0 else "is NOT"
+        finite = profile.distances[np.isfinite(profile.distances)]
+        level = profile.max_distance
+        eps_line = ""
+        if profile.distance == "ratio":
+            eps_line = (f" Its closeness level is d = {level:.4g}"
+                        + (f", i.e. ε = 2 ln d = {2 * math.log(level):.3f}." if math.isfinite(level) and level >= 1
+                           else " (infinite: some cluster lacks a sensitive value, no finite ε)."))
+        self.summary.value = (
+            f"<span class='explorer-tc-violations'><b>{n_bad:,}</b> of {profile.n_clusters:,} clusters violate "
+            f"t = {t:.4g}</span>: the data set {verdict} {t:.4g}-close under the {escape(profile.distance)} "
+            f"distance.{eps_line} H(S) = {profile.data_entropy:.3f} bits, H(S | cluster) = "
+            f"{profile.conditional_entropy:.3f} bits, log2 r = {math.log2(len(profile.categories)):.3f}; "
+            f"{len(finite):,} finite distances. <br><small>Worst admissible cluster at ε = "
+            f"{self.epsilon.value:g}: {escape(worst.note)}.</small>")
+        self._redraw_selected()
+        self._redraw_figures(ratio=True, deniability=True, worst=True)
+
+    def _redraw_selected(self) -> None:
+        profile = self.profile
+        if profile is None or self.distribution_artists is None:
+            return
+        i = int(self._order[min(self.selected.value, len(self._order) - 1)])
+        t = self._t() if profile.distance == "ratio" else None
+        d = profile.distances[i]
+        title = (f"cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records): d = {d:.3g}, "
+                 f"{profile.categories[profile.attaining[i]]} x{profile.factors[i]:.2f}")
+        self.distribution_artists.update(profile.distributions[i], profile.data_distribution, t, title=title)
+        self.ratio_artists.selected.set_xdata([self.selected.value + 0.5] * 2)
+        self._redraw_figures(distribution=True)
+
+    def _redraw_figures(self, *, ratio: bool = False, deniability: bool = False, distribution: bool = False,
+                        worst: bool = False) -> None:
+        for flag, figure in ((ratio, self.ratio_figure), (deniability, self.deniability_figure),
+                             (distribution, self.distribution_figure), (worst, self.worst_figure)):
+            if flag:
+                figure.canvas.draw_idle()
+
+    def _table_html(self, n_rows: int = 12) -> str:
+        table = cluster_table(self.profile).head(n_rows)
+        table = table.loc[:, [c for c in table.columns if not c.startswith("share ")]]
+        html_table = table.to_html(index=False, escape=True, border=0, float_format=lambda v: f"{v:.4g}",
+                                   classes="explorer-tc-table")
+        style = ("<style>.explorer-tc-table{border-collapse:collapse;font-size:12px}"
+                 ".explorer-tc-table td,.explorer-tc-table th{padding:2px 8px;border-bottom:1px solid #ddd;"
+                 "text-align:right}</style>")
+        return style + f"<div style='max-height:260px;overflow:auto'>{html_table}</div>"
+
+    # ------------------------------------------------------------------ configuration
+    def config(self) -> dict[str, Any]:
+        """The panel's controls as a JSON-serialisable dict (epsilon lives in the shared state)."""
+        return {"quasi_identifiers": list(self.quasi_identifiers.value), "sensitive": self.sensitive.value,
+                "binning": self.binning.value, "bins": int(self.bins.value), "method": self.method.value,
+                "k": int(self.k.value), "distance": self.distance.value, "t_emd": float(self.t_emd.value),
+                "selected": int(self.selected.value),
+                "worst_value": int(self.worst_value.value)}
+
+    @guarded
+    def apply_config(self, config: dict[str, Any]) -> None:
+        """Set the controls from :meth:`config` output; unknown or invalid entries are reported, not applied."""
+        if not isinstance(config, dict):
+            raise InvalidParameterError(f"configuration must be a dict, got {type(config).__name__}")
+        self._busy = True
+        problems = []
+        try:
+            for name in ("binning", "bins", "method", "k", "distance", "t_emd"):
+                if name in config:
+                    try:
+                        getattr(self, name).value = config[name]
+                    except (traitlets.TraitError, ValueError, TypeError):
+                        problems.append(name)
+            if "quasi_identifiers" in config:
+                qis = tuple(c for c in config["quasi_identifiers"] if c in self.quasi_identifiers.options)
+                if qis:
+                    self.quasi_identifiers.value = qis
+            if config.get("sensitive") in self.sensitive.options:
+                self.sensitive.value = config["sensitive"]
+        finally:
+            self._busy = False
+        self._cluster(force=False)
+        if config.get("worst_value") in [v for _, v in self.worst_value.options]:
+            self.worst_value.value = config["worst_value"]
+        if "selected" in config and isinstance(config["selected"], int):
+            self.selected.value = max(0, min(config["selected"], self.selected.max))
+        if problems:
+            self.status.error(f"configuration entries not applied: {', '.join(problems)}")

@@ -1,0 +1,40 @@
+"""The Dominance tab in headless Chromium: two configurations give a verdict sentence; changing one updates it."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import open_tab, save_screenshot
+
+
+def test_two_configurations_give_a_verdict_and_follow_a_change(app_page, tmp_path):
+    open_tab(app_page, "Dominance")
+    panel = app_page.locator(".explorer-dominance")
+    risk = panel.locator(".explorer-dominance-risk-verdict")
+    loss = panel.locator(".explorer-dominance-loss-verdict")
+    # Default: the shared data set (UCI Adult, a seeded sample), additive noise vs rank swapping.
+    expect(risk).to_contain_text("Rank swapping", timeout=30_000)
+    expect(risk).to_contain_text("Additive noise")
+    expect(risk).to_contain_text("α")
+    text = risk.inner_text()
+    assert "dominates" in text or "cross" in text, text
+    expect(loss).to_contain_text("θ")
+    expect(panel.locator(".explorer-dominance-calibration")).to_contain_text("Least information loss")
+    canvases = panel.locator("canvas")
+    expect(canvases.first).to_be_visible(timeout=30_000)
+    app_page.wait_for_timeout(1500)                       # ipympl sends the first image asynchronously
+    save_screenshot(app_page, tmp_path, "dominance-default")
+    panel.screenshot(path=str(tmp_path / "dominance-panel.png"))
+
+    # Configuration 2 -> data shuffling: the verdicts name it.
+    panel.locator(".explorer-dominance-method-2 select").select_option(label="Data shuffling")
+    expect(risk).to_contain_text("Data shuffling", timeout=30_000)
+    expect(risk).not_to_contain_text("Rank swapping")
+
+    # A parameter out of its range is explained on the status line; the verdict stays.
+    parameter = panel.locator(".explorer-dominance-parameter-1 input")
+    parameter.fill("99")
+    parameter.press("Enter")
+    expect(panel.locator(".explorer-status")).to_contain_text("sd_fraction must be <= 3", timeout=30_000)
+    expect(risk).to_contain_text("Data shuffling")
+    save_screenshot(app_page, tmp_path, "dominance-after-change")

@@ -1,0 +1,53 @@
+"""The "Randomized response" tab in headless Chromium: epsilon moves the picture; a bad matrix is explained."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import open_tab, save_screenshot
+
+TIMEOUT = 20_000
+
+
+def _open(page):
+    open_tab(page, "Randomized response")
+    panel = page.locator(".explorer-rr-panel")
+    expect(panel).to_be_visible(timeout=60_000)
+    status = panel.locator(".explorer-status")
+    expect(status).to_contain_text("ε = 1 (column 1)", timeout=TIMEOUT)
+    return panel, status
+
+
+def test_moving_epsilon_changes_status_and_label(app_page, tmp_path):
+    panel, status = _open(app_page)
+    label = panel.locator(".explorer-rr-epsilon-label")
+    expect(label).to_contain_text("ε = 1", timeout=TIMEOUT)
+    handle = panel.locator(".explorer-rr-epsilon .noUi-handle").first
+    handle.focus()
+    for _ in range(10):
+        handle.press("ArrowRight")
+    expect(label).to_contain_text("ε = 1.1", timeout=TIMEOUT)
+    expect(status).to_contain_text("ε = 1.1 (column 1)", timeout=TIMEOUT)
+    expect(status).to_contain_text("by at most 3.0", timeout=TIMEOUT)
+    typed = panel.locator(".explorer-rr-epsilon-text input")
+    typed.fill("2")
+    typed.press("Enter")
+    expect(status).to_contain_text("multiply the odds of one answer over another by at most 7.4", timeout=TIMEOUT)
+    expect(label).to_contain_text("ε = 2", timeout=TIMEOUT)
+    save_screenshot(app_page, tmp_path, "rr-epsilon-2")
+
+
+def test_invalid_custom_matrix_shows_row_and_sum(app_page, tmp_path):
+    panel, status = _open(app_page)
+    panel.locator(".explorer-rr-design select").select_option(label="custom matrix")
+    expect(panel.locator(".explorer-rr-cell-2-1 input")).to_be_visible(timeout=TIMEOUT)
+    for column, value in ((1, "0.2"), (2, "0.5"), (3, "0.2")):
+        cell = panel.locator(f".explorer-rr-cell-2-{column} input")
+        cell.fill(value)
+        cell.press("Enter")
+    expect(status).to_contain_text("row 2 sums to 0.9", timeout=TIMEOUT)
+    expect(panel.locator(".explorer-rr-invalid-row")).to_have_count(1, timeout=TIMEOUT)
+    save_screenshot(app_page, tmp_path, "rr-invalid-matrix")
+    panel.locator(".explorer-rr-normalise").click()
+    expect(status).not_to_contain_text("sums to", timeout=TIMEOUT)
+    expect(panel.locator(".explorer-rr-invalid-row")).to_have_count(0, timeout=TIMEOUT)

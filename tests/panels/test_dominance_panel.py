@@ -1,0 +1,189 @@
+"""The Dominance panel: curves, verdicts, calibration; bad input keeps the last valid view."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from explorer.core.datasets import adult6, with_info, dataset_info
+from explorer.panels._base import AppState
+from explorer.panels.dominance import ALL, PUBLISHED, DominancePanel
+
+
+@pytest.fixture
+def small_state():
+    rng = np.random.default_rng(42)
+    frame = pd.DataFrame(rng.normal(size=(300, 3)) * [1, 10, 100], columns=["a", "b", "c"])
+    state = AppState()
+    state.dataset = with_info(frame, dataset_info(frame))
+    state.dataset_name = "synthetic"
+    return state
+
+
+def test_without_shared_data_it_shows_002_with_the_published_masking():
+    panel = DominancePanel()
+    assert panel.source.value == "ruiz"
+    assert panel.methods[0].value == PUBLISHED
+    assert panel.convention.value == "position"
+    assert not panel.status.is_error
+    panel.risk_view.value = "2"                          # X3
+    published = panel.risk_curves[0]
+    grid = published.grid
+    # 002 Table 3 (definition values): D_3(1) = 1.6, D_3(0.5) = 1.28.
+    assert published.values[np.argmin(np.abs(grid - 1))] == pytest.approx(1.6)
+    panel.loss_view.value = "1,2"                        # X2 & X3
+    loss = panel.loss_curves[0]
+    assert loss.values[0] == pytest.approx(2.4) and loss.values[-1] == 3.0
+    assert len(panel.risk_verdicts) == 1
+
+
+def test_shared_data_two_configurations_give_curves_verdicts_and_calibration(small_state):
+    panel = DominancePanel(state=small_state)
+    assert panel.source.value == "shared" and panel.convention.value == "rank"
+    assert [c.label for c in panel.risk_curves] == ["1. Additive noise sd_fraction=0.5", "2. Rank swapping window=0.1"]
+    assert len(panel.risk_artists.lines) == 2
+    x, y = panel.risk_artists.lines[0].get_data()
+    assert x[-1] == 1.0 and np.all(np.diff(y) >= -1e-9)      # D rises with alpha
+    assert panel.risk_verdicts and panel.loss_verdicts
+    assert any(w in panel.risk_verdict.value for w in ("dominates", "cross"))
+    assert len(panel.points) == 2 and panel.best is not None
+    assert "Least information loss" in panel.calibration_text.value
+    assert "300 records" in panel.status.message
+
+
+def test_more_configurations_rebuild_the_lines(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.n_configs.value = 4
+    assert len(panel.risk_artists.lines) == 4 and len(panel.loss_artists.lines) == 4
+    assert len(panel.risk_verdicts) == 6
+    assert len(panel.points) == 4
+
+
+def test_aggregated_views_and_beta_pi(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.risk_view.value = ALL
+    panel.loss_view.value = ALL
+    assert not panel.beta.disabled and not panel.pi.disabled
+    mean_view = panel.risk_curves[0].values.copy()
+    panel.beta.value = -5.0
+    assert np.all(panel.risk_curves[0].values <= mean_view + 1e-9)     # lower beta: the weakest attribute counts
+    loss_mean = panel.loss_curves[0].values.copy()
+    panel.pi.value = 10.0
+    assert np.all(panel.loss_curves[0].values >= loss_mean - 1e-9)
+    assert "D(α, β = -5)" in panel.risk_ax.get_title()
+
+
+def test_normalised_scales(small_state):
+    panel = DominancePanel(state=small_state)
+    raw = panel.risk_curves[0].values.copy()
+    panel.normalize.value = True
+    assert panel.risk_curves[0].values == pytest.approx(raw / 299)
+    assert panel.risk_curves[0].values.max() <= 1.0
+
+
+def test_sweep_mode_traces_a_calibration_path(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.mode.value = "sweep"
+    panel.sweep_values.value = "0, 0.25, 1"
+    assert [p.parameter for p in panel.points] == [0.0, 0.25, 1.0]
+    assert len(panel.calibration_artists.path.get_xdata()) == 3
+    risks = [p.risk for p in panel.points]
+    assert risks == sorted(risks)
+    panel.risk_target.value = risks[1]
+    assert panel.best.parameter == 0.25
+    panel.risk_target.value = risks[-1] * 10
+    assert panel.best is None and "No configuration" in panel.calibration_text.value
+
+
+def test_bad_parameter_keeps_the_last_valid_view(small_state):
+    panel = DominancePanel(state=small_state)
+    before = [c.values.copy() for c in panel.risk_curves]
+    panel.parameters[0].value = 99.0                    # sd_fraction must be <= 3
+    assert panel.status.is_error and "sd_fraction" in panel.status.message and "99" in panel.status.message
+    assert all(np.array_equal(a, c.values) for a, c in zip(before, panel.risk_curves))
+    panel.parameters[0].value = 1.0
+    assert not panel.status.is_error
+
+
+@pytest.mark.parametrize("text", ["0.1", "a, b", "0.1, nan", ""])
+def test_bad_sweep_values_are_reported(small_state, text):
+    panel = DominancePanel(state=small_state)
+    panel.mode.value = "sweep"
+    panel.sweep_values.value = text
+    assert panel.status.is_error and "sweep value" in panel.status.message
+
+
+def test_forged_out_of_range_controls_are_refused(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.risk_target.value = -1.0
+    assert panel.status.is_error and "risk target" in panel.status.message
+    panel.risk_target.value = 0.0
+    panel.max_records.value = 1
+    assert panel.status.is_error and "records used" in panel.status.message
+
+
+def test_published_is_refused_on_shared_data(small_state):
+    panel = DominancePanel(state=small_state)
+    assert PUBLISHED not in [v for _, v in panel.methods[0].options]
+
+
+def test_one_attribute_data_set_has_no_loss_curves():
+    frame = pd.DataFrame({"x": np.arange(50.0)})
+    state = AppState()
+    state.dataset = with_info(frame, dataset_info(frame))
+    panel = DominancePanel(state=state)
+    assert not panel.status.is_error
+    assert panel.loss_curves == [] and panel.loss_artists is None
+    assert panel.points[0].loss == 0.0
+
+
+def test_data_set_without_numeric_columns_is_reported(small_state):
+    panel = DominancePanel(state=small_state)
+    frame = pd.DataFrame({"c": pd.Categorical(["a", "b"] * 10)})
+    small_state.dataset = with_info(frame, dataset_info(frame))
+    assert panel.status.is_error and "numeric" in panel.status.message
+    assert len(panel.risk_curves) == 2                  # the last valid view stays
+
+
+def test_follows_the_shared_data_set(small_state):
+    panel = DominancePanel(state=small_state)
+    frame = adult6()
+    small_state.dataset = frame
+    assert not panel.status.is_error, panel.status.message
+    assert panel.risk_view.options[0][0] in dataset_info(frame).numeric
+
+
+def test_switching_to_004_example_and_back(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.source.value = "dm"
+    assert panel.methods[0].value == PUBLISHED and panel.convention.value == "position"
+    assert "20 records" in panel.status.message
+    panel.source.value = "shared"
+    assert panel.methods[0].value != PUBLISHED and not panel.status.is_error
+
+
+def test_csv_export(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.export_button.click()
+    assert panel.csv_text.startswith("kind,label,parameter,value,text")
+    assert "verdict" in panel.csv_text and "download CSV" in panel.download_link.value
+
+
+def test_config_round_trip(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.n_configs.value = 3
+    panel.methods[2].value = "data_shuffling"
+    panel.alpha1.value = -1.0
+    config = panel.config()
+    other = DominancePanel(state=small_state)
+    other.apply_config(config)
+    assert other.config() == config
+    assert len(other.risk_curves) == 3
+    from explorer.errors import ConfigurationError
+    with pytest.raises(ConfigurationError):
+        other.apply_config({"colour": "red"})

@@ -1,0 +1,133 @@
+"""The Multi-attribute RR panel: controls -> clusters, background runs with progress and cancel, bad input."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from explorer.core.datasets import adult
+from explorer.panels._base import AppState
+from explorer.panels.multidim_rr import MultiDimRRPanel
+
+
+@pytest.fixture(scope="module")
+def panel():
+    return MultiDimRRPanel()
+
+
+def test_defaults_cluster_adult_eight_attributes(panel):
+    assert panel.source.value == "UCI Adult"
+    assert len(panel.attributes.value) == 8
+    assert panel.data.n_records == 32_561
+    assert sorted(a for c in panel.clusters for a in c) == list(range(8))
+    assert len(panel.dep_artists.outlines) == len(panel.clusters)
+    assert "1,814,400 combinations" in panel.info.value
+    assert not panel.status.is_error
+
+
+def test_t_d_one_gives_singletons_and_bad_t_v_keeps_the_last_state(panel):
+    panel.t_d.value = 1.0
+    assert panel.clusters == [[a] for a in range(8)]
+    assert len(panel.dep_artists.outlines) == 8
+    panel.t_v.value = 10                       # below education's 16 categories
+    assert panel.status.is_error and "T_v" in panel.status.message and "16" in panel.status.message
+    assert panel.clusters == [[a] for a in range(8)]
+    panel.t_v.value = 100
+    panel.t_d.value = 0.2
+    assert not panel.status.is_error and len(panel.clusters) < 8
+
+
+def test_fewer_than_two_attributes_is_explained(panel):
+    before = panel.clusters
+    panel.attributes.value = ("sex",)
+    assert panel.status.is_error and "at least 2 attributes" in panel.status.message
+    assert panel.clusters == before
+    panel.attributes.value = ("sex", "race", "income")
+    assert not panel.status.is_error and panel.data.n_attributes == 3
+
+
+def test_epsilon_is_shared_with_the_app_state():
+    state = AppState()
+    panel = MultiDimRRPanel(state=state)
+    state.epsilon = 2.0
+    assert panel.epsilon.value == 2.0
+    panel.mechanism.value = "epsilon"
+    assert "ε of the per-attribute matrices actually used: workclass 2, " in panel.info.value
+    panel.epsilon.value = 1.5
+    assert state.epsilon == 1.5
+
+
+def test_figure3_run_fills_the_curves_and_exports_csv():
+    panel = MultiDimRRPanel()
+    panel.p.value = 0.7
+    panel.runs.value = 2
+    panel.run_button.click()
+    panel.join(120)
+    assert not panel.running
+    assert "Done: 2 of 2 runs" in panel.status.message
+    assert panel.progress.value == panel.progress.max == 2
+    for line in panel.curve_artists.lines.values():
+        assert len(line.get_ydata()) == 9 and np.all(np.isfinite(line.get_ydata()))
+    assert "data:text/csv;base64," in panel.export.value
+    assert panel.results_csv().startswith("cell,p,")
+    assert not panel.run_button.disabled and panel.cancel_button.disabled
+
+
+def test_table_row_run_shows_measured_and_printed():
+    panel = MultiDimRRPanel()
+    panel.p.value = 0.7
+    panel.runs.value = 1
+    panel.experiment.value = "table"
+    panel.run_button.click()
+    panel.join(120)
+    assert "Done: 9 of 9 runs" in panel.status.message
+    assert "(0.069)" in panel.grid.value            # Table 1's printed p = 0.7, T_d = 0.1, T_v = 50
+    assert panel.grid.value.count("<td>") == 9
+
+
+def test_cancel_keeps_the_runs_done():
+    panel = MultiDimRRPanel()
+    panel.runs.value = 1000
+    panel.run_button.click()
+    assert panel.running and not panel.cancel_button.disabled
+    panel.cancel_button.click()
+    panel.join(120)
+    assert "Cancelled" in panel.status.message
+    assert panel.last_result.cancelled and panel.last_result.runs_done < 1000
+
+
+def test_shared_data_set_without_categorical_attributes_is_explained():
+    state = AppState()
+    state.dataset = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": [3.0, 1.0, 2.0]})
+    panel = MultiDimRRPanel(state=state)
+    panel.source.value = "Shared data set"
+    assert panel.status.is_error and "no categorical attributes" in panel.status.message
+    assert panel.data.n_records == 32_561          # the last valid data stay
+    state.dataset = adult().iloc[:3000]
+    assert not panel.status.is_error and panel.data.n_records == 3000
+
+
+def test_example1_view_follows_the_sweeps(panel):
+    panel.sweeps.value = 3
+    ys = panel.example_artists.lines[1].get_ydata()
+    assert len(ys) == 3 and ys[-1] == pytest.approx(1 / 32)      # 1/(8(k+1)), k = 3
+    assert "0.03125" in panel.example_info.value
+
+
+def test_config_round_trip():
+    a = MultiDimRRPanel()
+    a.t_v.value, a.t_d.value, a.proper.value, a.dependence.value = 300, 0.3, "simplex", "estimated"
+    b = MultiDimRRPanel()
+    b.apply_config(a.config())
+    assert b.config() == a.config()
+    assert b.clusters == a.clusters
+
+
+def test_forged_run_count_is_refused(panel):
+    panel.runs.value = 0                   # clamped by the widget to 1
+    assert panel.runs.value == 1

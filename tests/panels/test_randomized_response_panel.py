@@ -1,0 +1,269 @@
+"""Tests of the "Randomized response" panel: controls drive the right artists; bad input keeps the last state."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from explorer.core import datasets  # noqa: E402
+from explorer.core.randomized_response import optimal_matrix  # noqa: E402
+from explorer.panels._base import AppState  # noqa: E402
+from explorer.panels.randomized_response import (  # noqa: E402
+    PRESET_EXAMPLE1,
+    PRESET_SECRECY,
+    RandomizedResponsePanel,
+)
+
+
+@pytest.fixture
+def panel():
+    return RandomizedResponsePanel()
+
+
+def matrix_shown(panel):
+    return np.asarray(panel.matrix_artists.image.get_array())
+
+
+def snapshot(panel):
+    return (matrix_shown(panel).copy(), np.asarray(panel.posterior_artists.image.get_array()).copy(),
+            panel.deniability_artists.heights.copy(), np.asarray(panel.curve_artists.marker.get_xdata()).copy())
+
+
+def assert_same(a, b):
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_builds_with_own_state_and_widget():
+    panel = RandomizedResponsePanel()
+    assert isinstance(panel.state, AppState)
+    assert "explorer-rr-panel" in panel.widget._dom_classes
+    assert not panel.status.is_error
+    assert panel.status.message.startswith("ε = 1 (column 1)")
+    np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(3, 1.0))
+
+
+def test_epsilon_moves_matrix_posterior_bars_curve_and_state(panel):
+    before = snapshot(panel)
+    panel.epsilon.value = 2.0
+    after = snapshot(panel)
+    for x, y in zip(before, after):
+        assert not np.array_equal(x, y)
+    np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(3, 2.0))
+    assert panel.curve_artists.marker.get_xdata()[0] == pytest.approx(2.0)
+    assert panel.state.epsilon == 2.0
+    assert panel.epsilon_text.value == "2"
+    assert "ε = 2" in panel.epsilon_label.value
+    assert "by at most 7.4" in panel.status.message
+
+
+def test_shared_epsilon_drives_panel():
+    state = AppState()
+    panel = RandomizedResponsePanel(state=state)
+    state.epsilon = 0.5
+    assert panel.epsilon.value == 0.5
+    np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(3, 0.5))
+    state.epsilon = 25.0  # beyond the slider: kept as a typed value
+    assert panel.results["epsilon"] == pytest.approx(25.0)
+    assert panel.epsilon_text.value == "25"
+
+
+def test_typed_epsilon_and_bad_text(panel):
+    panel.epsilon_text.value = "3"
+    assert panel.epsilon.value == 3.0
+    good = snapshot(panel)
+    for bad, words in [("abc", "typed epsilon must be a number, got 'abc'"), ("-1", "typed epsilon must be >= 0"),
+                       ("nan", "typed epsilon must be a number, got NaN")]:
+        panel.epsilon_text.value = bad
+        assert panel.status.is_error and words in panel.status.message
+        assert_same(snapshot(panel), good)
+    panel.epsilon_text.value = "inf"
+    assert not panel.status.is_error
+    np.testing.assert_array_equal(matrix_shown(panel), np.eye(3))
+    assert "reveal the answer for certain" in panel.status.message
+
+
+def test_categories_and_labels(panel):
+    panel.n_categories.value = 5
+    assert matrix_shown(panel).shape == (5, 5)
+    assert len(panel.deniability_artists.bars) == 5
+    panel.category_labels.value = "a, b, c, d, e"
+    assert [t.get_text() for t in panel.ax_matrix.get_xticklabels()] == list("abcde")
+    good = snapshot(panel)
+    panel.category_labels.value = "a, b"
+    assert panel.status.is_error and "2 labels given for r = 5" in panel.status.message
+    assert_same(snapshot(panel), good)
+
+
+def test_forged_values_are_revalidated(panel):
+    good = snapshot(panel)
+    panel.n_categories.max = 100      # a client can forge max as well as value
+    panel.n_categories.value = 50
+    assert panel.status.is_error and "n_categories must be <= 12, got 50" in panel.status.message
+    assert_same(snapshot(panel), good)
+    panel.n_categories.max = 12
+    panel.epsilon.max = 1000
+    panel.epsilon.value = 500
+    assert panel.status.is_error and "epsilon must be <= 10" in panel.status.message
+    panel.epsilon.value = 1000.0      # clamped by the widget itself stays refused
+    assert panel.status.is_error
+    panel.epsilon.max = 10
+    assert panel.epsilon.value == 10
+    assert not panel.status.is_error
+    panel.n_samples.value = -5
+    panel.simulate.click()
+    assert panel.status.is_error and "sample size n must be >= 1, got -5" in panel.status.message
+
+
+def test_prior_controls(panel):
+    panel.prior_source.value = "typed"
+    assert panel.status.is_error and "prior weights must not be empty" in panel.status.message
+    panel.prior_weights.value = "5, 3, 2"
+    assert not panel.status.is_error
+    np.testing.assert_allclose(panel.prior, [0.5, 0.3, 0.2])
+    assert panel.deniability_artists.prior_line.get_ydata()[0] == pytest.approx(1.4854752972)
+    good = snapshot(panel)
+    panel.prior_weights.value = "5, -3, 2"
+    assert panel.status.is_error and "prior weights must be non-negative: entry 2 is -3" in panel.status.message
+    assert_same(snapshot(panel), good)
+    panel.prior_weights.value = "0, 0, 0"
+    assert "must not be all zero" in panel.status.message
+    panel.prior_source.value = "dataset"
+    assert "needs an attribute of the data set" in panel.status.message
+
+
+def test_designs_and_p(panel):
+    panel.design.value = "keep_or_uniform"
+    panel.p.value = 0.6
+    m = matrix_shown(panel)
+    assert m[0, 0] == pytest.approx(0.6 + 0.4 / 3) and m[0, 1] == pytest.approx(0.4 / 3)
+    assert panel.p.layout.display == "" and panel.custom_box.layout.display == "none"
+    panel.design.value = "warner"
+    assert panel.status.is_error and "needs r = 2, got 3" in panel.status.message
+    panel.n_categories.value = 2
+    panel.p.value = 0.75
+    assert panel.results["epsilon"] == pytest.approx(math.log(3))
+    assert "by at most 3.0" in panel.status.message
+
+
+def test_custom_matrix_row_09_keeps_last_plot(panel):
+    panel.design.value = "custom"
+    assert panel.custom_box.layout.display == ""
+    good = snapshot(panel)
+    # row 2 becomes (0.2, 0.5, 0.2): sum 0.9
+    panel.cells[1][0].value = 0.2
+    panel.cells[1][1].value = 0.5
+    panel.cells[1][2].value = 0.2
+    assert panel.status.is_error
+    assert "row 2 sums to 0.9" in panel.status.message
+    assert_same(snapshot(panel), good)
+    assert "explorer-rr-invalid-row" in panel.matrix_grid.children[1]._dom_classes
+    assert "0.9" in panel.row_sums[1].value
+    panel.normalise_rows.click()
+    assert not panel.status.is_error
+    np.testing.assert_allclose(matrix_shown(panel)[1], [2 / 9, 5 / 9, 2 / 9])
+    assert "explorer-rr-invalid-row" not in panel.matrix_grid.children[1]._dom_classes
+    panel.cells[0][0].value = -0.5
+    assert "row 1, column 1 is -0.5" in panel.status.message
+    panel.normalise_rows.click()
+    assert "cannot normalise: row 1" in panel.status.message
+
+
+def test_preset_example1(panel):
+    panel.apply_preset(PRESET_EXAMPLE1)
+    assert not panel.status.is_error
+    assert panel.results["epsilon"] == pytest.approx(2.0)
+    np.testing.assert_allclose(panel.results["posterior"][0], [0.881, 0.119], atol=5e-4)
+    assert panel.results["entropies"][0] == pytest.approx(0.527, abs=5e-4)
+    assert panel.matrix_artists.texts[0][0].get_text() == "0.74"
+    assert panel.matrix_artists.column_box.get_x() == -0.5
+    assert panel.preset_example1.description == PRESET_EXAMPLE1
+
+
+def test_preset_perfect_secrecy_and_simulation(panel):
+    panel.preset_secrecy.click()
+    assert panel.results["perfect_secrecy"]
+    assert "Perfect secrecy" in panel.status.message and "singular" in panel.status.message
+    np.testing.assert_allclose(panel.deniability_artists.heights, math.log2(3))
+    panel.simulate.click()
+    sim = panel.simulation
+    assert np.all(np.isnan(sim["values"]["inversion"]))
+    assert np.isfinite(sim["values"]["ibu"]).all()
+    assert "Singular matrix" in panel.estimate_info.value
+
+
+def test_simulation_draws_true_and_four_estimates(panel):
+    panel.n_samples.value = 20_000
+    panel.simulate.click()
+    art = panel.estimate_artists
+    assert art.series == ["true", "inversion", "clip", "simplex", "ibu"]
+    truth = art.heights("true")
+    assert truth.sum() == pytest.approx(1.0)
+    for method in ("inversion", "clip", "simplex", "ibu"):
+        assert np.max(np.abs(art.heights(method) - truth)) < 0.05
+    assert "e_abs" in panel.estimate_info.value
+    first = art.heights("inversion").copy()
+    panel.seed.value = 1
+    panel.simulate.click()
+    assert not np.array_equal(first, art.heights("inversion"))
+
+
+def test_attribute_from_dataset_supplies_labels_and_prior():
+    state = AppState()
+    state.dataset = datasets.load_builtin("UCI Adult")
+    panel = RandomizedResponsePanel(state=state)
+    assert "race" in panel.attribute.options
+    panel.attribute.value = "race"
+    assert panel.n_categories.value == 5 and panel.n_categories.disabled
+    assert panel.prior_source.value == "dataset"
+    assert panel.labels[-1] == "White" and panel.prior[-1] == pytest.approx(0.854, abs=1e-3)
+    assert panel.results["misinformative"].sum() >= 1
+    panel.n_samples.value = 5000
+    panel.simulate.click()
+    assert panel.simulation["n"] == 5000
+    good = snapshot(panel)
+    panel.attribute.value = "native-country"
+    assert panel.status.is_error and "has 42 categories" in panel.status.message
+    assert_same(snapshot(panel), good)
+
+
+def test_config_round_trip(panel):
+    panel.n_categories.value = 4
+    panel.design.value = "custom"
+    panel.cells[0][0].value = 0.5
+    panel.cells[0][1].value = 0.5 - panel.cells[0][2].value - panel.cells[0][3].value
+    config = panel.config()
+    other = RandomizedResponsePanel()
+    other.apply_config(config)
+    assert other.config() == config
+    np.testing.assert_allclose(matrix_shown(other), matrix_shown(panel))
+    from explorer.errors import ConfigurationError
+    with pytest.raises(ConfigurationError):
+        other.apply_config({"design": "magic"})
+    with pytest.raises(ConfigurationError):
+        other.apply_config({"bogus": 1})
+
+
+def test_update_is_in_place(panel):
+    image, bars = panel.matrix_artists.image, list(panel.deniability_artists.bars)
+    panel.epsilon.value = 3.0
+    assert panel.matrix_artists.image is image
+    assert list(panel.deniability_artists.bars) == bars
+
+
+def test_slider_moves_blit_only_the_moving_artists(panel):
+    panel.figure.canvas.draw()                 # what the browser's first draw request does
+    assert panel.blitter.background is not None
+    blits = panel.blitter.n_blits
+    panel.epsilon.value = 2.5
+    assert panel.blitter.n_blits == blits + 1
+    np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(3, 2.5))
+    panel.prior_source.value = "typed"
+    panel.prior_weights.value = "1, 2, 3"    # the prior changes the static curve: a full redraw is due
+    assert panel.blitter.background is None
