@@ -229,12 +229,18 @@ class GRRMatrix:
         codes = np.asarray(codes, dtype=np.int64)
         k, a = self.n_categories, self.diagonal
         u = rng.random(codes.shape)
-        keep = u < a
         if a >= 1.0:
             return codes.copy()
+        keep = u < a
         # one uniform per record: given u >= a, (u - a) / (1 - a) is uniform on [0, 1) and picks the shift 1..k-1
-        shift = 1 + np.minimum(((u - a) / (1.0 - a) * (k - 1)).astype(np.int64), k - 2)
-        return np.where(keep, codes, (codes + shift) % k)
+        u -= a
+        u *= (k - 1) / (1.0 - a)
+        shifted = u.astype(np.int64)
+        np.clip(shifted, 0, k - 2, out=shifted)
+        shifted += 1
+        shifted += codes
+        np.subtract(shifted, k, out=shifted, where=shifted >= k)   # (code + shift) mod k
+        return np.where(keep, codes, shifted)
 
     def solve(self, lam: np.ndarray) -> np.ndarray:
         """Eq. (2) in closed form: (P^T)^-1 lambda = (lambda - b sum(lambda)) / (a - b)."""
@@ -543,12 +549,14 @@ def _check_codes(codes: Any, cardinalities: Sequence[int]) -> np.ndarray:
         raise InvalidParameterError("codes must hold at least one record, got none")
     if not np.issubdtype(codes.dtype, np.integer):
         raise ExplorerTypeError(f"codes must be integers, got dtype {codes.dtype}")
-    for j, c in enumerate(cardinalities):
-        check_int(c, f"cardinality of attribute {j + 1}", minimum=2)
-        col = codes[:, j]
-        if col.min() < 0 or col.max() >= c:
-            raise InvalidParameterError(f"codes of attribute {j + 1} must lie in 0..{c - 1}, got "
-                                        f"{int(col.min())}..{int(col.max())}")
+    cards = np.array([check_int(c, f"cardinality of attribute {j + 1}", minimum=2)
+                      for j, c in enumerate(cardinalities)])
+    low, high = codes.min(axis=0), codes.max(axis=0)
+    bad = np.flatnonzero((low < 0) | (high >= cards))
+    if bad.size:
+        j = int(bad[0])
+        raise InvalidParameterError(f"codes of attribute {j + 1} must lie in 0..{cards[j] - 1}, got "
+                                    f"{int(low[j])}..{int(high[j])}")
     return codes.astype(np.int64, copy=False)
 
 
@@ -559,7 +567,7 @@ def _joint_mechanism(matrix: Any, cardinalities: Sequence[int]) -> Any:
             raise InvalidParameterError(f"matrix must have {r:,} categories (the joint domain), "
                                         f"got {matrix.n_categories:,}")
         return matrix
-    if isinstance(matrix, (list, tuple)) and not np.isscalar(matrix[0]) and np.ndim(matrix[0]) != 1:
+    if isinstance(matrix, (list, tuple)) and len(matrix) and not np.isscalar(matrix[0]) and np.ndim(matrix[0]) != 1:
         matrix = KroneckerMatrix(tuple(matrix))
     if isinstance(matrix, KroneckerMatrix):
         factors = tuple(f if isinstance(f, GRRMatrix) else check_rr_matrix(f, f"factor {i + 1}")

@@ -1394,7 +1394,8 @@ class LinkageVerification:
     def verdict(self) -> str:
         """The verdict in words."""
         share = self.typical_chance
-        head = (f"matches at distance <= {self.typical_distance} happen by chance for {share:.0%} "
+        shown = f"{share:.0%}" if share >= 0.01 or share == 0 else f"{share:.2%}"
+        head = (f"matches at distance <= {self.typical_distance} happen by chance for {shown} "
                 f"of random records")
         n = self.chance_share.size
         tail = (f"; {self.n_implausible} of {n} links are implausible as chance (share < {self.alpha:.0%})"

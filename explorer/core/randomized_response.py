@@ -383,6 +383,53 @@ def _check_codes(codes: Any, r: int, name: str = "codes", *, allow_empty: bool =
     return array.astype(np.intp, copy=False)
 
 
+def _row_cumulative(p: np.ndarray) -> np.ndarray:
+    """Cumulative rows, with every entry from a row's last non-zero category on set to exactly 1.
+
+    A category of probability 0 then never holds a draw in [0, 1): its interval is empty even
+    after rounding (000 Eq. 1 rows sum to 1 only within 1e-9).
+    """
+    cumulative = np.cumsum(p, axis=1)
+    r = p.shape[1]
+    last = r - 1 - np.argmax(p[:, ::-1] > 0, axis=1)
+    cumulative[np.arange(r)[None, :] >= last[:, None]] = 1.0
+    return cumulative
+
+
+def _category_of_draws(cumulative: np.ndarray, rows: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """Exact inverse CDF per respondent: the number of entries of ``cumulative[rows[i]]`` <= ``draws[i]``.
+
+    Small inputs: one comparison per (respondent, category).  Large inputs: a table of
+    K = 1024 equal bins per row gives the category of every draw whose bin holds no
+    boundary; the few others (at most r - 1 bins of K per row) are resolved exactly
+    with ``searchsorted`` after grouping them by row.  No Python loop over respondents.
+    """
+    n_rows, r = cumulative.shape
+    n = rows.size
+    if n * r <= 2_000_000:
+        return (draws[:, None] >= cumulative[rows]).sum(axis=1)
+    bins = 1024                                              # a power of 2: draws * bins is exact
+    edges = np.arange(bins + 1) / bins
+    dtype = np.int8 if r < 127 else np.int16 if r < 32_000 else np.int64
+    table = np.empty((n_rows, bins), dtype=dtype)            # category of a bin, -1 if a boundary is inside
+    for u in range(n_rows):                                  # a loop over categories, not respondents
+        low = np.searchsorted(cumulative[u], edges[:-1], side="right")
+        high = np.searchsorted(cumulative[u], edges[1:], side="left")
+        table[u] = np.where(low == high, low, -1)
+    cell = rows * bins
+    cell += (draws * bins).astype(np.intp)
+    out = table.ravel()[cell].astype(np.int64)
+    unsure = np.flatnonzero(out < 0)
+    if unsure.size:
+        order = unsure[np.argsort(rows[unsure], kind="stable")]
+        sorted_rows = rows[order]
+        bounds = np.searchsorted(sorted_rows, np.arange(n_rows + 1))
+        for u in np.flatnonzero(np.diff(bounds)):
+            chosen = order[bounds[u]:bounds[u + 1]]
+            out[chosen] = np.searchsorted(cumulative[u], draws[chosen], side="right")
+    return out
+
+
 def randomize(codes: ArrayLike, matrix: ArrayLike, rng: Any = None) -> np.ndarray:
     """Randomize true codes with an RR matrix: each ``u`` is reported as ``v`` w.p. ``P[u, v]``.
 
@@ -402,9 +449,10 @@ def randomize(codes: ArrayLike, matrix: ArrayLike, rng: Any = None) -> np.ndarra
 
     Notes
     -----
-    One uniform draw per respondent and one ``searchsorted`` over the rows'
-    cumulative sums laid end to end (row u shifted by u), so the work is
-    O(n log r) with no Python loop over respondents.  A category of
+    One uniform draw d per respondent; the report is the smallest v with
+    d < P[u, 0] + ... + P[u, v] (inverse CDF of row u), found for all respondents
+    at once (a per-row bin table plus an exact fallback near the boundaries), so
+    the work is O(n) with no Python loop over respondents.  A category of
     probability 0 is never reported.
 
     Examples
@@ -421,16 +469,8 @@ def randomize(codes: ArrayLike, matrix: ArrayLike, rng: Any = None) -> np.ndarra
     generator = check_rng(rng)
     if x.size == 0:
         return np.zeros(0, dtype=np.int64)
-    cumulative = np.cumsum(p, axis=1)
-    cumulative[:, -1] = 1.0
-    # Row u lives on [u, u + 1): one sorted array for all rows.
-    flat = (cumulative + np.arange(r)[:, None]).ravel()
     draws = generator.random(x.size)
-    index = np.searchsorted(flat, draws + x, side="right") - x * r
-    # Rounding of u + draw can only push a draw past its row's end: clip to the
-    # row's last category of non-zero probability.
-    last = r - 1 - np.argmax(p[:, ::-1] > 0, axis=1)
-    return np.minimum(index, last[x]).astype(np.int64)
+    return _category_of_draws(_row_cumulative(p), x, draws).astype(np.int64, copy=False)
 
 
 def report_counts(reports: ArrayLike, n_categories: int) -> np.ndarray:
@@ -543,10 +583,11 @@ def _ibu(p: np.ndarray, lambda_hat: np.ndarray, tol: float, max_iter: int,
             np.divide(lu, predicted, out=weight)
             np.dot(pu, weight, out=new)
             np.multiply(new, pi, out=new)
-            if not np.all(np.isfinite(new)):              # a report impossible under pi: drop its term
+            total = new.sum()
+            if not math.isfinite(total):                  # a report impossible under pi: drop its term
                 ok = predicted > 0
                 new = pi * (pu[:, ok] @ (lu[ok] / predicted[ok]))
-            total = new.sum()
+                total = new.sum()
             if total > 0:
                 new /= total
             np.subtract(new, pi, out=change)

@@ -308,8 +308,10 @@ def mdav_labels(values: ArrayLike, k: int, *, progress: Callable[[float], Any] |
     centroid and put the rest in a last cluster; with fewer than 2k, they form
     the last cluster.  Each step is vectorised (one matrix-vector product per
     distance vector, ``argpartition`` for the k nearest), so the cost is
-    O(n^2 m / k): quadratic in the number of clusters n / k.  Ties are broken
-    by position (the first record wins).
+    O(n^2 m / k): quadratic in the number of clusters n / k.  Squared distances
+    are expanded as ||x||^2 - 2 x.c + ||c||^2 on centred data (exact up to
+    rounding); a tie for the farthest record goes to the first one, ties among
+    the k nearest are broken by ``numpy.argpartition`` (deterministic).
 
     Examples
     --------

@@ -554,12 +554,20 @@ class DominancePanel:
         try:
             if "source" in config:
                 self.source.value = config["source"]
+            self._computing = True         # one refresh at the end, not one per control
             for name in self._CONTROLS:
-                if name in config and name != "source":
+                if name in config and name not in ("source", "risk_view", "loss_view"):
                     getattr(self, name).value = config[name]
             for dropdown, value in zip(self.methods, config.get("methods", [])):
                 dropdown.value = value
             for text, value in zip(self.parameters, config.get("parameters", [])):
                 text.value = float(value)
+            self._load_data()              # records used and seed may have changed
+            for name in ("risk_view", "loss_view"):
+                if name in config:
+                    getattr(self, name).value = config[name]
         except (traitlets.TraitError, ValueError, TypeError) as error:
             raise ConfigurationError(f"Dominance configuration could not be applied: {error}") from None
+        finally:
+            self._computing = False
+        self._on_change()

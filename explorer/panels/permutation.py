@@ -23,7 +23,6 @@ from explorer.core.masking import MASKING_METHODS, mask
 from explorer.core.permutation import (
     MAX_ALL_RANDOM,
     PermutationAnalysis,
-    numeric_matrix,
     permutation_analysis,
     window_variances,
 )
@@ -83,7 +82,7 @@ class PermutationPanel:
         box = widgets.Layout
         self.source = widgets.Dropdown(options=SOURCES, value=source, description="Data",
                                        layout=box(width="380px"))
-        self.n = widgets.BoundedIntText(value=1000, min=2, max=200_000, description="n",
+        self.n = widgets.BoundedIntText(value=1000, min=2, max=50_000, description="n",
                                         layout=box(width="170px"))
         self.m = widgets.BoundedIntText(value=3, min=1, max=6, description="m", layout=box(width="140px"))
         self.max_records = widgets.BoundedIntText(value=5000, min=2, max=50_000, description="records ≤",

@@ -133,6 +133,8 @@ class RandomizedResponsePanel:
                                     fontsize=10)
         self.ax_estimates.set_axis_off()
         self.blitter = plots.BlitManager(self.figure)
+        for figure in (self.figure, self.estimate_figure):
+            figure.canvas.mpl_connect("draw_event", self._layout_done)
         self._static_key: tuple | None = None
         self.matrix_artists: plots.MatrixArtists | None = None
         self.posterior_artists: plots.MatrixArtists | None = None
@@ -327,20 +329,23 @@ class RandomizedResponsePanel:
             self.blitter.update()
 
     def _freeze_layout(self, key: tuple, figure) -> None:
-        """Run the constrained layout only when the structure changes, then keep the axes where they are.
+        """Run the constrained layout only on the next full draw after a structural change.
 
-        The layout measures every text on every draw; frozen, a slider move costs only the drawing.
+        The layout measures every text on every draw; after one draw it is switched
+        off and the axes stay where it put them, so later draws cost only the drawing.
         """
         if getattr(figure, "_explorer_layout_key", None) == key:
             return
-        self.blitter.suspended = True   # a layout pass renders nothing: no background to save
-        try:
-            figure.set_layout_engine("constrained")
-            figure.draw_without_rendering()
-            figure.set_layout_engine("none")
-        finally:
-            self.blitter.suspended = False
+        figure.set_layout_engine("constrained")
         figure._explorer_layout_key = key
+        figure._explorer_layout_pending = True
+
+    @staticmethod
+    def _layout_done(event) -> None:
+        figure = event.canvas.figure
+        if getattr(figure, "_explorer_layout_pending", False):
+            figure._explorer_layout_pending = False
+            figure.set_layout_engine("none")
 
     def _epsilon_html(self, epsilon: float) -> str:
         odds = "∞" if math.isinf(epsilon) else f"{math.exp(min(epsilon, 700)):.3g}"

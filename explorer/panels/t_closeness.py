@@ -51,7 +51,8 @@ METHODS = [("MDAV microaggregation (k)", "mdav"), ("group by the quasi-identifie
            ("t-close microaggregation (k, t)", "t_close")]
 DISTANCE_OPTIONS = [("ratio, Eq. (7)", "ratio"), ("EMD, equal ground distance", "emd"),
                     ("EMD, ordered ground distance", "emd_ordered")]
-BINNING_OPTIONS = [("quantile bins", "quantile"), ("each value", "values"), ("none", "none")]
+BINNING_OPTIONS = [("quantile bins", "quantile"), ("fixed edges", "edges"), ("each value", "values"),
+                   ("none", "none")]
 DEFAULT_QIS = ("age", "education-num", "hours-per-week", "sex")
 DEFAULT_SENSITIVE = ("occupation", "race")
 #: measured: MDAV k = 50 on Adult (n^2 / 2k = 1.1e7) takes about 0.5 s on the development machine
@@ -76,6 +77,7 @@ class TClosenessPanel:
         self.csv_text = ""
         self._order = np.zeros(0, dtype=int)
         self._busy = False
+        self._epsilon_error = False
         self._worker: threading.Thread | None = None
         self._cancel = threading.Event()
         self._lock = threading.RLock()
@@ -89,6 +91,8 @@ class TClosenessPanel:
                                         layout=box(width="260px"))
         self.bins = widgets.IntSlider(value=5, min=2, max=20, description="bins", continuous_update=False,
                                       layout=box(width="260px"))
+        self.edges = widgets.Text(value="", placeholder="fixed edges, e.g. 0, 30, 60, 100", description="edges",
+                                  continuous_update=False, layout=box(width="260px"))
         self.method = widgets.Dropdown(options=METHODS, value="mdav", description="Clustering",
                                        layout=box(width="320px"))
         self.k = widgets.BoundedIntText(value=k, min=1, max=10_000_000, description="k", layout=box(width="180px"))
@@ -114,7 +118,7 @@ class TClosenessPanel:
         self.export_button = widgets.Button(description="Export clusters (CSV)", icon="download")
         self.download = widgets.HTML()
         for w, name in ((self.quasi_identifiers, "qis"), (self.sensitive, "sensitive"), (self.binning, "binning"),
-                        (self.bins, "bins"), (self.method, "method"), (self.k, "k"),
+                        (self.bins, "bins"), (self.edges, "edges"), (self.method, "method"), (self.k, "k"),
                         (self.cluster_button, "cluster-button"), (self.distance, "distance"),
                         (self.epsilon, "epsilon"), (self.t_label, "t"), (self.t_emd, "t-emd"),
                         (self.selected, "selected"), (self.worst_value, "worst-value"), (self.summary, "summary"),
@@ -146,7 +150,7 @@ class TClosenessPanel:
         self.state.observe(self._on_state_roles, names=["quasi_identifiers", "sensitive"])
         for w in (self.quasi_identifiers, self.method, self.k):
             w.observe(self._on_clustering_change, names="value")
-        for w in (self.sensitive, self.binning, self.bins):
+        for w in (self.sensitive, self.binning, self.bins, self.edges):
             w.observe(self._on_sensitive_change, names="value")
         self.distance.observe(self._on_distance_change, names="value")
         self.epsilon.observe(self._on_bound_change, names="value")
@@ -165,7 +169,7 @@ class TClosenessPanel:
             "privacy (Proposition 1).")
         controls = widgets.HBox([
             self.quasi_identifiers,
-            widgets.VBox([self.sensitive, self.binning, self.bins]),
+            widgets.VBox([self.sensitive, self.binning, self.bins, self.edges]),
             widgets.VBox([self.method, widgets.HBox([self.k, self.cluster_button]),
                           widgets.HBox([self.progress, self.cancel_button])]),
         ], layout=box(flex_flow="row wrap"))
@@ -276,6 +280,7 @@ class TClosenessPanel:
             return
         check = self.epsilon.value if self.distance.value == "ratio" else self.t_emd.value
         if not (isinstance(check, (int, float)) and math.isfinite(check) and check >= 0):
+            self._epsilon_error = True
             raise InvalidParameterError(f"the bound must be a non-negative number, got {check!r}")
         if self.method.value == "t_close":
             self._cluster(force=False)
@@ -288,6 +293,7 @@ class TClosenessPanel:
         value = self.state.epsilon
         if not (isinstance(value, (int, float)) and math.isfinite(value)
                 and self.epsilon.min <= value <= self.epsilon.max):
+            self._epsilon_error = True
             raise InvalidParameterError(f"epsilon must be a number in [{self.epsilon.min:g}, {self.epsilon.max:g}] "
                                         f"for the t-closeness tab, got {value!r}; it keeps ε = "
                                         f"{self.epsilon.value:g}")
@@ -296,7 +302,9 @@ class TClosenessPanel:
         self._clear_error()
 
     def _clear_error(self) -> None:
-        if self.status.is_error:
+        """Replace an error about epsilon or the bound once a valid value arrives (other errors stay)."""
+        if self.status.is_error and self._epsilon_error:
+            self._epsilon_error = False
             t = closeness_for_epsilon(self.epsilon.value)
             self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {t:.4g}.")
 
@@ -332,7 +340,8 @@ class TClosenessPanel:
         if method in ("mdav", "t_close"):
             key += (int(self.k.value),)
         if method == "t_close":
-            key += (self.sensitive.value, self.binning.value, int(self.bins.value), self.distance.value,
+            key += (self.sensitive.value, self.binning.value, int(self.bins.value), self.edges.value,
+                    self.distance.value,
                     round(self._t(), 12))
         return key
 
@@ -341,6 +350,19 @@ class TClosenessPanel:
         if self.method.value == "group_by":
             return float(n)
         return n * n / (2.0 * max(int(self.k.value), 1))
+
+    def _edges(self) -> list[float] | None:
+        """The fixed bin edges typed by the user (only read for the "fixed edges" binning)."""
+        if self.binning.value != "edges":
+            return None
+        text = str(self.edges.value).replace(";", ",").strip()
+        if not text:
+            raise InvalidParameterError("edges must list at least two numbers for the fixed-edges binning, "
+                                        "e.g. 0, 30, 60, 100; got nothing")
+        try:
+            return [float(part) for part in text.replace(",", " ").split()]
+        except ValueError:
+            raise InvalidParameterError(f"edges must be numbers separated by commas, got {text[:60]!r}") from None
 
     def _binning(self) -> str | None:
         return None if self.binning.value == "none" else self.binning.value
@@ -385,9 +407,10 @@ class TClosenessPanel:
         if method == "group_by":
             return lambda progress: group_by(frame, qis)
         sensitive, t, distance = self.sensitive.value, self._t(), self.distance.value
-        binning, bins = self._binning(), int(self.bins.value)
+        binning, bins, edges = self._binning(), int(self.bins.value), self._edges()
         return lambda progress: t_close_microaggregation(frame, qis, sensitive, k, t, distance=distance,
-                                                         binning=binning, bins=bins, progress=progress)
+                                                         binning=binning, bins=bins, edges=edges,
+                                                         progress=progress)
 
     def _store(self, key: tuple, clustering: Clustering) -> None:
         if len(self._cache) >= 8:
@@ -420,6 +443,9 @@ class TClosenessPanel:
         def run() -> None:
             try:
                 clustering = compute(progress)
+                if key[0] != id(self.frame):         # the data set changed meanwhile: the result is moot
+                    self.status.info("The data set changed during the clustering; its result was discarded.")
+                    return
                 self._store(key, clustering)
                 with self._lock:
                     self.clustering = clustering
@@ -451,7 +477,7 @@ class TClosenessPanel:
             return
         self._check_roles()
         profile = closeness_profile(self.frame, self.clustering, self.sensitive.value, self.distance.value,
-                                    binning=self._binning(), bins=self.bins.value)
+                                    binning=self._binning(), bins=self.bins.value, edges=self._edges())
         self.profile = profile
         self._order = np.argsort(-profile.distances, kind="stable")
         structure_changed = (self.distribution_artists is None
@@ -569,7 +595,8 @@ class TClosenessPanel:
     def config(self) -> dict[str, Any]:
         """The panel's controls as a JSON-serialisable dict (epsilon lives in the shared state)."""
         return {"quasi_identifiers": list(self.quasi_identifiers.value), "sensitive": self.sensitive.value,
-                "binning": self.binning.value, "bins": int(self.bins.value), "method": self.method.value,
+                "binning": self.binning.value, "bins": int(self.bins.value), "edges": self.edges.value,
+                "method": self.method.value,
                 "k": int(self.k.value), "distance": self.distance.value, "t_emd": float(self.t_emd.value),
                 "selected": int(self.selected.value),
                 "worst_value": int(self.worst_value.value)}
@@ -582,7 +609,7 @@ class TClosenessPanel:
         self._busy = True
         problems = []
         try:
-            for name in ("binning", "bins", "method", "k", "distance", "t_emd"):
+            for name in ("binning", "bins", "edges", "method", "k", "distance", "t_emd"):
                 if name in config:
                     try:
                         getattr(self, name).value = config[name]

@@ -186,8 +186,10 @@ class CalibrationArtists:
         self.points.set_facecolors([COLORS[i % len(COLORS)] for i in range(len(points))])
         for text in self.point_labels:
             text.remove()
+        # Name the points of a comparison; a sweep's points are named by the parameter labels of the path.
+        named = [] if path or len(points) > 4 else points
         self.point_labels = [self.ax.annotate(p.label, (p.risk, p.loss), textcoords="offset points",
-                                              xytext=(5, 5), fontsize=8) for p in points]
+                                              xytext=(5, 5), fontsize=8) for p in named]
         path_xy = np.array([[p.risk, p.loss] for p in path], dtype=float).reshape(-1, 2)
         self.path.set_data(path_xy[:, 0], path_xy[:, 1])
         for text in self.path_labels:

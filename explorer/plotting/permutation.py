@@ -152,12 +152,21 @@ class DistanceArtists:
     label: Text
 
     def update(self, bins: np.ndarray, original: np.ndarray, random: np.ndarray, hellinger: float,
-               verdict: str = "") -> None:
+               verdict: str = "", max_bars: int = 60) -> None:
         bins = np.asarray(bins, dtype=float)
+        original = np.asarray(original, dtype=float)
+        random = np.asarray(random, dtype=float)
         step = float(bins[1] - bins[0]) if bins.size > 1 else 1.0
         edges = np.concatenate([bins - step / 2, [bins[-1] + step / 2]])
-        self.original.set_data(np.asarray(original, dtype=float), edges)
-        self.random.set_data(np.asarray(random, dtype=float), edges)
+        if bins.size > max_bars:
+            # many distances (large n): show groups of consecutive distances, each the sum of its bins
+            group = int(np.ceil(bins.size / max_bars))
+            starts = np.arange(0, bins.size, group)
+            original = np.add.reduceat(original, starts)
+            random = np.add.reduceat(random, starts)
+            edges = np.concatenate([edges[starts], [edges[-1]]])
+        self.original.set_data(original, edges)
+        self.random.set_data(random, edges)
         self.ax.set_xlim(edges[0], edges[-1])
         top = float(max(np.max(original), np.max(random), 0.01))
         self.ax.set_ylim(0, 1.15 * top)
@@ -166,11 +175,13 @@ class DistanceArtists:
 
 
 def plot_distance_distributions(ax: Axes, bins: np.ndarray, original: np.ndarray, random: np.ndarray,
-                                hellinger: float, verdict: str = "") -> DistanceArtists:
+                                hellinger: float, verdict: str = "", max_bars: int = 60) -> DistanceArtists:
     """Distribution of the match distance for the original records and for random records (004 Figures 1-3).
 
     Similar distributions mean a match is plausible as chance: the intruder
     cannot trust his links (Figure 1); separate ones mean he can (Figure 3).
+    With more than ``max_bars`` distances (large n), consecutive distances are
+    grouped for display (each bar the sum of its group).
 
     Examples
     --------
@@ -188,8 +199,8 @@ def plot_distance_distributions(ax: Axes, bins: np.ndarray, original: np.ndarray
     ax.set(xlabel="permutation distance of the match in Z", ylabel="relative frequency")
     ax.legend(loc="upper left", fontsize=8, frameon=False)
     artists = DistanceArtists(ax, original_patch, random_patch, label)
-    artists.update(bins, original, random, hellinger, verdict)
-    return artists
+    artists.update(bins, original, random, hellinger, verdict, max_bars)
+    return artists  # with more than max_bars distances, consecutive ones are grouped for display
 
 
 # --------------------------------------------------------------------------- one subject's view
@@ -248,8 +259,10 @@ def plot_subject(ax: Axes, anonymized_ranks: np.ndarray, nearest_rank: np.ndarra
                         zorder=3)
     window = Rectangle((0, 0), 0, 0, fill=False, linestyle="--", color=ORIGINAL_COLOUR)
     ax.add_patch(window)
-    label = ax.text(0.02, 0.98, "", transform=ax.transAxes, fontsize=8, va="top")
-    ax.legend(loc="lower right", fontsize=7, frameon=False)
+    label = ax.text(0.02, 0.98, "", transform=ax.transAxes, fontsize=8, va="top",
+                    bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize=7, frameon=False,
+              handletextpad=0.2, columnspacing=0.8)
     artists = SubjectArtists(ax, records, matches_, target, window, label)
     artists.update(anonymized_ranks, nearest_rank, matches, distance, attributes, names)
     return artists

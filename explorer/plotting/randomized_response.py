@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: Cell values are written in heatmaps up to this many categories (text is the costly part of a redraw).
-MAX_ANNOTATED = 5
+MAX_ANNOTATED = 3
 
 ESTIMATE_COLORS = {"true": "#444444", "inversion": "#1f77b4", "clip": "#ff7f0e",
                    "simplex": "#2ca02c", "ibu": "#9467bd"}
@@ -63,6 +63,7 @@ class BlitManager:
         self.figure = figure
         self.artists: list = []
         self.background = None
+        self._size: tuple = (0, 0)
         self.suspended = False
         self.n_blits = 0
         self.n_full = 0
@@ -81,13 +82,18 @@ class BlitManager:
         self.background = None
 
     def _on_draw(self, event) -> None:
-        if self.suspended:
-            return
+        """After a full draw of the interactive canvas: save the background, draw the moving artists.
+
+        ``savefig`` (any format) draws animated artists itself (``canvas.is_saving()``),
+        so nothing is done then.
+        """
         canvas = self.figure.canvas
-        if not hasattr(canvas, "copy_from_bbox"):
+        if self.suspended or canvas.is_saving() or not hasattr(canvas, "copy_from_bbox"):
             return
         self.n_full += 1
         self.background = canvas.copy_from_bbox(self.figure.bbox)
+        renderer = canvas.get_renderer()
+        self._size = (renderer.width, renderer.height)
         self._draw_animated()
 
     def _draw_animated(self) -> None:
@@ -97,6 +103,10 @@ class BlitManager:
     def update(self) -> bool:
         """Blit the moving artists; True if blitted, False if a full draw was requested instead."""
         canvas = self.figure.canvas
+        if self.background is not None:
+            renderer = canvas.get_renderer()
+            if (renderer.width, renderer.height) != self._size:   # e.g. a savefig at another dpi
+                self.background = None
         if self.background is None:
             canvas.draw_idle()
             return False
@@ -159,7 +169,9 @@ class MatrixArtists:
 
     def moving(self) -> list:
         """The artists an update changes (for blitting)."""
-        found = [self.image, self.ax.title, *(t for row in self.texts for t in row)]
+        found = [self.image, *(t for row in self.texts for t in row)]
+        if self.kind == "matrix":          # its title carries epsilon; the posterior's never changes
+            found.append(self.ax.title)
         return found + ([self.column_box] if self.column_box is not None else [])
 
     def update(self, values: np.ndarray, *, column: int | None = None, title: str | None = None,
@@ -360,7 +372,7 @@ class CurveArtists:
 
     def moving(self) -> list:
         """The artists that follow the current epsilon (for blitting)."""
-        return [self.marker, self.point] + ([self.legend] if self.legend is not None else [])
+        return [self.marker, self.point]
 
     def set_current(self, current: float | None, current_entropy: float | None = None) -> None:
         """Move the epsilon marker (and the point H(X|Y) of the shown matrix, which may not be on the curve)."""
@@ -390,7 +402,8 @@ def plot_deniability_curve(ax: Axes, epsilons: np.ndarray, conditional: np.ndarr
     (cond,) = ax.plot([], [], color="#1f77b4", label="H(X | Y)")
     (minimum_line,) = ax.plot([], [], color="#ff7f0e", linestyle="--", label="min_v H(X | Y=v)")
     prior = ax.axhline(prior_entropy, color="black", linestyle=":", linewidth=1, label="H(X)")
-    marker = ax.axvline(0.0, color="#d62728", linewidth=1.5, label="current ε")
+    # the marker stops below the legend band (the top quarter of the axes: y limits are 1.3 x the data)
+    marker = ax.axvline(0.0, ymax=0.76, color="#d62728", linewidth=1.5, label="current ε")
     (point,) = ax.plot([], [], "o", color="#d62728", markersize=6, label="H(X | Y) of this matrix")
     guess_axis = ax.twinx()
     (guess,) = guess_axis.plot([], [], color="#2ca02c", linestyle="-.", label="best-guess probability")
@@ -400,7 +413,7 @@ def plot_deniability_curve(ax: Axes, epsilons: np.ndarray, conditional: np.ndarr
     ax.set_title("deniability as ε grows", fontsize=10)
     handles = [cond, minimum_line, prior, marker, point, guess]
     # the legend goes on the right-hand axes, drawn after the lines of both
-    legend = guess_axis.legend(handles=handles, fontsize=7, loc="upper center", ncol=3)
+    legend = guess_axis.legend(handles=handles, fontsize=7, loc="upper center", ncol=3, framealpha=1.0)
     artists = CurveArtists(ax=ax, conditional=cond, minimum=minimum_line, guessing=guess, prior_line=prior,
                            marker=marker, guess_axis=guess_axis, point=point, legend=legend)
     artists.update(epsilons, conditional, minimum, guessing, prior_entropy, n_categories, current, current_entropy)

@@ -72,7 +72,7 @@ class ClusterRatioArtists:
         position = 0.5 if selected is None else float(selected) + 0.5
         self.selected.set_xdata([position, position])
         self.selected.set_visible(selected is not None)
-        self.note.set_text(f"{n_bad} of {n} clusters above t = {t:.4g}"
+        self.note.set_text("t-closeness cluster ratios\n" + f"{n_bad} of {n} clusters above t = {t:.4g}"
                            + (f"; {n_inf} infinite (a value missing), drawn capped" if n_inf else ""))
         self.ax.set_xlim(0, max(n, 1))
         self.ax.set_ylim(0, ceiling * 1.08)
@@ -93,7 +93,7 @@ def plot_cluster_ratios(ax: Axes, distances: Sequence[float], t: float, *,
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
     >>> artists = plot_cluster_ratios(ax, [1.2, 3.0, float("inf")], 2.718)
-    >>> artists.note.get_text()
+    >>> artists.note.get_text().splitlines()[1]
     '2 of 3 clusters above t = 2.718; 1 infinite (a value missing), drawn capped'
     """
     violating = ax.stairs([], [0.0], fill=True, color=VIOLATION_COLOR, label="violates t")
@@ -101,10 +101,10 @@ def plot_cluster_ratios(ax: Axes, distances: Sequence[float], t: float, *,
     bound = ax.axhline(t if math.isfinite(t) else 1.0, color="black", linestyle="--", linewidth=1.2,
                        label="bound t")
     selected = ax.axvline(0.5, color="#dd8452", linewidth=1.5, label="selected cluster")
-    note = ax.text(0.99, 0.97, "", transform=ax.transAxes, ha="right", va="top", fontsize=9)
-    ax.set_title("t-closeness cluster ratios")
+    note = ax.title                       # title line 2 carries the count: constrained layout keeps it clear
+    note.set_fontsize(10)
     ax.set_xlabel("clusters, sorted by distance")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, borderaxespad=0)  # beside the bars
+    ax.legend(loc="center right", fontsize=7, framealpha=0.85)
     artists = ClusterRatioArtists(ax, violating, ok, bound, selected, note)
     artists.update(np.asarray(distances, dtype=float), t, ylabel=ylabel)
     return artists
@@ -169,7 +169,8 @@ def plot_cluster_distribution(ax: Axes, categories: Sequence[str], cluster: Sequ
     ax.set_xticks(x, [str(c) for c in categories], rotation=35 if len(categories) > 4 else 0,
                   ha="right" if len(categories) > 4 else "center", fontsize=8)
     ax.set_ylabel("relative frequency")
-    ax.legend(fontsize=7, loc="upper right")
+    ax.title.set_fontsize(9)
+    ax.legend(fontsize=7, loc="best", framealpha=0.85)
     artists = DistributionArtists(ax, cluster_bars, data_bars, upper, lower, len(categories))
     artists.update(np.asarray(cluster, dtype=float), np.asarray(data, dtype=float), t, title=title)
     return artists

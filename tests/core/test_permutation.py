@@ -347,6 +347,23 @@ def test_fast_distances_equal_literal_algorithm(pair, ties):
     np.testing.assert_array_equal(fast.match_indices, literal.match_indices)
 
 
+def _while_loop_distance(y_ranks, r_star):
+    """004 Algorithm 2's loop, step by step: d = 0; while no record has every deviation <= d: d += 1."""
+    d = 0
+    while not np.any(np.all(np.abs(y_ranks - r_star) <= d, axis=1)):
+        d += 1
+    return d
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(data_pairs())
+def test_literal_method_equals_the_printed_while_loop(pair):
+    x, y, seed = pair
+    res = permutation_distances(x, y, ties="random", rng=seed, method="literal")
+    for i in range(x.shape[0]):
+        assert res.distance[i] == _while_loop_distance(res.anonymized_ranks, res.nearest_rank[i])
+
+
 @settings(max_examples=25, deadline=None, database=None)
 @given(data_pairs(max_n=40))
 def test_fast_distances_equal_literal_with_many_ties(pair):

@@ -30,7 +30,6 @@ from explorer.core.randomized_response import (
     warner_matrix,
 )
 from explorer.errors import (
-    ExplorerError,
     ExplorerTypeError,
     InvalidDistributionError,
     InvalidMatrixError,
@@ -331,3 +330,22 @@ def test_average_of_many_inversions_is_close_to_truth():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         estimate_frequencies([1, 2, 3], m, kind="counts")  # well-conditioned: no warning
+
+
+@pytest.mark.parametrize("r, n", [(3, 100), (16, 300_000), (150, 40_000)])
+def test_randomize_table_path_is_exact(r, n):
+    # The bin-table path must give exactly the inverse CDF (count of cumulative entries <= draw).
+    from explorer.core.randomized_response import _category_of_draws, _row_cumulative
+    rng = np.random.default_rng(r)
+    m = rng.dirichlet(np.full(r, 0.3), size=r)
+    m[:, 1] = 0.0
+    m[0, -1] = 0.0
+    m /= m.sum(axis=1, keepdims=True)
+    cumulative = _row_cumulative(m)
+    rows = rng.integers(0, r, size=n)
+    draws = rng.random(n)
+    draws[:5] = [0.0, 1 - 2**-53, 0.5, 0.25, 0.75]
+    expected = (draws[:, None] >= cumulative[rows]).sum(axis=1)
+    np.testing.assert_array_equal(_category_of_draws(cumulative, rows, draws), expected)
+    assert not np.any(expected == 1)
+    assert not np.any(expected[rows == 0] == r - 1)

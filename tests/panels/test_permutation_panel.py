@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explorer.core.datasets import domingo_muralidhar_example, load_csv
+from explorer.core.datasets import domingo_muralidhar_example
 from explorer.panels._base import AppState
 from explorer.panels.permutation import PermutationPanel
 

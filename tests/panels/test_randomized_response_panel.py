@@ -16,7 +16,6 @@ from explorer.core.randomized_response import optimal_matrix  # noqa: E402
 from explorer.panels._base import AppState  # noqa: E402
 from explorer.panels.randomized_response import (  # noqa: E402
     PRESET_EXAMPLE1,
-    PRESET_SECRECY,
     RandomizedResponsePanel,
 )
 
@@ -267,3 +266,20 @@ def test_slider_moves_blit_only_the_moving_artists(panel):
     panel.prior_source.value = "typed"
     panel.prior_weights.value = "1, 2, 3"    # the prior changes the static curve: a full redraw is due
     assert panel.blitter.background is None
+
+
+def test_saved_figures_contain_the_moving_artists(panel, tmp_path):
+    import io
+    panel.figure.canvas.draw()
+    panel.epsilon.value = 2.0                       # blitted
+    svg = io.BytesIO()
+    panel.figure.savefig(svg, format="svg")
+    text = svg.getvalue().decode()
+    assert text.count("<image") == 2                # both heatmaps (moving artists), once each
+    panel.figure.savefig(tmp_path / "big.png", dpi=150)
+    blits = panel.blitter.n_blits
+    panel.epsilon.value = 2.5                       # still blitted, onto the saved background
+    assert panel.blitter.n_blits == blits + 1
+    blitted = np.asarray(panel.figure.canvas.get_renderer().buffer_rgba()).copy()
+    panel.figure.canvas.draw()                      # a full redraw gives the same pixels
+    np.testing.assert_array_equal(np.asarray(panel.figure.canvas.get_renderer().buffer_rgba()), blitted)

@@ -232,8 +232,8 @@ def test_background_clustering_can_be_cancelled():
     state.quasi_identifiers = ["x"]
     state.sensitive = ["s"]
     panel = TClosenessPanel(state=state, k=10000)                # cheap first clustering
-    first = panel.clustering
     panel.quasi_identifiers.value = ("x", "y")
+    first = panel.clustering
     panel.k.value = 2                                           # n^2/(2k) = 2.25e8: waits for the button
     assert "press Cluster" in panel.status.message and panel.clustering is first
     panel.cluster_button.click()
@@ -242,3 +242,25 @@ def test_background_clustering_can_be_cancelled():
     panel.wait(60)
     assert "cancelled after" in panel.status.message and "previous clustering is kept" in panel.status.message
     assert panel.clustering is first and not panel.cluster_button.disabled
+
+
+def test_fixed_edges_binning(panel):
+    panel.quasi_identifiers.value = ("hours",)
+    panel.sensitive.value = "income"
+    panel.binning.value = "edges"
+    assert panel.status.is_error and "edges must list at least two numbers" in panel.status.message
+    panel.edges.value = "0, 25000, 35000, 1e6"
+    assert not panel.status.is_error
+    assert panel.profile.categories == ("[0, 25000]", "(25000, 35000]", "(35000, 1e+06]")
+    panel.edges.value = "0, abc"
+    assert panel.status.is_error and "edges must be numbers" in panel.status.message
+    panel.edges.value = "0, 10"
+    assert panel.status.is_error and "do not cover" in panel.status.message
+    assert len(panel.profile.categories) == 3                    # last valid profile kept
+
+
+def test_an_epsilon_move_does_not_hide_another_error(panel):
+    panel.sensitive.value = "age"
+    assert panel.status.is_error and "cannot be both" in panel.status.message
+    panel.epsilon.value = 5.0
+    assert panel.status.is_error and "cannot be both" in panel.status.message

@@ -72,4 +72,6 @@ def test_calibration_points_path_target_and_best():
     assert artists.points.get_offsets().tolist() == [[2.0, 1.0]]
     assert not artists.target.get_visible()
     assert len(artists.best.get_xdata()) == 0
-    assert len(artists.point_labels) == 1
+    assert len(artists.point_labels) == 1          # named when there is no path
+    artists.update(points, path)
+    assert artists.point_labels == [] and len(artists.path_labels) == 2

@@ -83,3 +83,13 @@ def test_subject_plot_window_and_matches(dm):
     assert art.matches.get_offsets().tolist() == [[12, 3]]           # record 10's ranks of Y1, Y2
     art.update(res.anonymized_ranks, res.nearest_rank[0], np.array([], dtype=int), 0, (1, 2))
     assert art.matches.get_offsets().shape == (0, 2) and "rank of attribute 2" in ax.get_xlabel()
+
+
+def test_distance_plot_groups_many_distances_for_display():
+    ax = _ax()
+    bins = np.arange(1000)
+    freq = np.full(1000, 1 / 1000)
+    art = plot_distance_distributions(ax, bins, freq, freq, 0.0, max_bars=60)
+    values = art.original.get_data().values
+    assert len(values) <= 60 and values.sum() == pytest.approx(1.0)
+    assert art.original.get_data().edges[-1] == pytest.approx(999.5)

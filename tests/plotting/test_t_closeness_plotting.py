@@ -43,7 +43,7 @@ def test_ratio_bars_sorted_violators_highlighted_and_infinite_capped():
 
 def test_ratio_bars_empty_and_all_within():
     artists = plot_cluster_ratios(_ax(), [], 2.0)
-    assert artists.note.get_text().startswith("0 of 0")
+    assert artists.note.get_text().splitlines()[1].startswith("0 of 0")
     assert artists.update(np.ones(5), 2.0) == 0
 
 
