@@ -101,7 +101,9 @@ class ExplorerApp:
             widgets.HBox([self.export_button, self.load_button, self.download_link]), self.config_text])],
             titles=("Configuration",))
         config_box.selected_index = None
-        title = widgets.HTML("<h2 style='margin:4px 0'>Privacy explorer</h2>"
+        title = widgets.HTML("<style>.explorer-app .lm-TabBar-tab{flex:0 0 auto !important;min-width:90px;"
+                             "max-width:none !important}</style>"
+                             "<h2 style='margin:4px 0'>Privacy explorer</h2>"
                              "<div style='color:#555'>deniability and permutation, live</div>")
         self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box])
         self.widget.add_class("explorer-app")
