@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import math
 import os
 import sys
 import time
@@ -252,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     with redirect_stdout(Tee()):
-        print(f"bench_multidim_rr.py {'--quick' if args.quick else ''} ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})")
+        stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        print(f"bench_multidim_rr.py {'--quick' if args.quick else ''} ({stamp})")
         speed(args.quick)
         if not args.skip_reproduction:
             reproduction(runs, args.quick)

@@ -452,7 +452,8 @@ def compare_with_paper(summary: pd.DataFrame, paper: pd.DataFrame = PAPER_TABLE1
         on=["p", "T_d", "T_v"], how="inner")
     merged["ratio"] = merged["measured"] / merged["printed"]
     merged["relative_deviation"] = (merged["ratio"] - 1).abs()
-    merged.attrs["median_relative_deviation"] = float(merged["relative_deviation"].median()) if len(merged) else math.nan
+    deviation = float(merged["relative_deviation"].median()) if len(merged) else math.nan
+    merged.attrs["median_relative_deviation"] = deviation
     return merged
 
 
@@ -499,7 +500,7 @@ def cli(argv: list[str] | None = None) -> int:
                   proper=args.proper, queries=args.queries, executor=executor, progress=progress)
     try:
         if args.name == "mdrr-figure3":
-            result = run_figure3(methods=METHODS, **common)   # the four methods of Figure 3 + Figure 2's Randomized
+            result = run_figure3(methods=METHODS, **common)   # Figure 3's four methods + Figure 2's Randomized
             for value in ("relative_error", "absolute_error"):
                 print(f"median {value.replace('_', ' ')}:")
                 print(result.summary.pivot_table(index=["p", "sigma"], columns="method",

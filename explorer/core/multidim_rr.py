@@ -305,7 +305,14 @@ class KroneckerMatrix:
     def _sweep_grr(self, x: np.ndarray, mode: str) -> np.ndarray:
         """All factors keep-or-uniform/GRR: in place along each axis of a (before, k, after) view."""
         cards = self.cardinalities
-        for axis, f in enumerate(self.factors):
+        # Reducing over one of the last, small axes is slow (tiny strides): the trailing factors whose
+        # product is <= 64 are applied together as one dense K x K operator (a matrix product).
+        tail = len(cards)
+        while tail > 1 and int(np.prod(cards[tail - 1:], dtype=np.int64)) <= 64:
+            tail -= 1
+        if tail == len(cards) - 1:
+            tail = len(cards)                       # a single small last axis: not worth a dense block
+        for axis, f in enumerate(self.factors[:tail]):
             a, b = f.diagonal, f.off_diagonal
             before = int(np.prod(cards[:axis], dtype=np.int64))
             view = x.reshape(before, cards[axis], -1)
@@ -321,6 +328,16 @@ class KroneckerMatrix:
                 total *= b
                 view *= a - b
                 view += total
+        if tail < len(cards):
+            block = np.ones((1, 1))
+            for f in self.factors[tail:]:
+                if mode == "inverse" and abs(f.diagonal - f.off_diagonal) < 1e-12:
+                    raise SingularMatrixError(f"an attribute's RR matrix is singular (diagonal {f.diagonal:g} "
+                                              f"equals off-diagonal {f.off_diagonal:g}): Eq. (2) cannot be applied")
+                block = np.kron(block, f.to_dense())
+            op = np.linalg.inv(block.T) if mode == "inverse" else block     # symmetric: P^T = P
+            k = block.shape[0]
+            x = (x.reshape(-1, k) @ op.T).reshape(-1)
         return x
 
     def solve(self, lam: np.ndarray) -> np.ndarray:

@@ -177,6 +177,7 @@ class MultiDimRRPanel:
                                     self.info, example])
         self.widget.add_class("explorer-mdrr-panel")
 
+        self.epsilon.disabled = True
         self._load_source()
         self._on_sweeps()
 
@@ -223,6 +224,8 @@ class MultiDimRRPanel:
 
     # ------------------------------------------------------------------ controls -> clusters
     def _on_controls(self, change: Any = None) -> None:
+        by_epsilon = self.mechanism.value == "epsilon"      # p or the shared epsilon sets the matrices
+        self.p.disabled, self.epsilon.disabled = by_epsilon, not by_epsilon
         if not getattr(self, "_quiet", False):
             self._recompute()
 
@@ -439,7 +442,8 @@ class MultiDimRRPanel:
         if result.rows.empty:
             return
         payload = base64.b64encode(result.rows.to_csv(index=False).encode()).decode()
-        self.export.value = (f"<a download='multidim_rr_runs.csv' href='data:text/csv;base64,{payload}' "
+        self.export.value = ("&nbsp;&middot;&nbsp;"
+                             f"<a download='multidim_rr_runs.csv' href='data:text/csv;base64,{payload}' "
                              f"class='explorer-mdrr-csv'>Download the runs (CSV)</a>")
 
     def results_csv(self) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -13,7 +12,6 @@ from explorer.core.experiments import (
     METHODS,
     PAPER_TABLE1,
     PAPER_TABLE2,
-    adult_mdrr_data,
     best_cells,
     cli,
     compare_with_paper,
@@ -21,7 +19,7 @@ from explorer.core.experiments import (
     run_table,
     table_view,
 )
-from explorer.errors import ExplorerError, InvalidParameterError
+from explorer.errors import ExplorerError
 
 
 @pytest.fixture(scope="module")
