@@ -8,6 +8,7 @@ is shown as a short sentence, never as a traceback.
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import logging
@@ -20,7 +21,7 @@ from matplotlib.figure import Figure
 
 from explorer.errors import ExplorerError
 
-__all__ = ["AppState", "StatusLine", "make_figure", "guarded", "escape"]
+__all__ = ["AppState", "StatusLine", "make_figure", "guarded", "escape", "csv_download_link"]
 
 log = logging.getLogger("explorer.panels")
 
@@ -64,6 +65,17 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
 def escape(text: Any) -> str:
     """HTML-escape text for an HTML widget."""
     return html.escape(str(text))
+
+
+def csv_download_link(text: str, filename: str, label: str | None = None, *, css_class: str = "") -> str:
+    """An HTML link that downloads ``text`` as the CSV file ``filename`` (a data: URI, no server round trip).
+
+    Build ``text`` with :func:`explorer.core.export.csv_safe` so that spreadsheet formulas are escaped.
+    """
+    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    extra = f" class='{escape(css_class)}'" if css_class else ""
+    return (f"<a download='{escape(filename)}' href='data:text/csv;charset=utf-8;base64,{payload}'{extra}>"
+            f"{escape(label or filename)}</a>")
 
 
 class StatusLine:

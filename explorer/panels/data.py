@@ -45,7 +45,7 @@ class DataPanel:
         self.dataset = widgets.Dropdown(options=list(datasets.BUILTIN_DATASETS), value=dataset,
                                         description="Data set", layout=widgets.Layout(width="360px"))
         self.upload = widgets.FileUpload(accept=".csv,text/csv", multiple=False,
-                                         description=f"Upload CSV", layout=widgets.Layout(width="160px"))
+                                         description="Upload CSV", layout=widgets.Layout(width="160px"))
         limit_mb = max_bytes / (1024 * 1024)
         self.upload_limit = widgets.HTML(f"<small>CSV, at most {limit_mb:g} MB, "
                                          f"{datasets.DEFAULT_MAX_ROWS:,} rows and "

@@ -9,7 +9,6 @@ grid), so moving beta, pi, alpha_1, theta_2 or switching attributes only redraws
 
 from __future__ import annotations
 
-import base64
 import math
 from typing import Any
 
@@ -21,8 +20,9 @@ from explorer._validation import check_int, check_number
 from explorer.core import dominance as dom
 from explorer.core.datasets import dataset_info, domingo_muralidhar_example, ruiz_example
 from explorer.core.masking import MASKING_METHODS, mask
-from explorer.errors import ConfigurationError, DatasetError, ExplorerTypeError, InvalidParameterError
-from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.errors import ConfigurationError, DatasetError, InvalidParameterError
+from explorer.core.export import csv_safe
+from explorer.panels._base import AppState, StatusLine, csv_download_link, escape, guarded, make_figure
 from explorer.plotting.dominance import plot_calibration, plot_curves
 
 __all__ = ["DominancePanel", "PUBLISHED"]
@@ -526,10 +526,9 @@ class DominancePanel:
         if not self.risk_curves:
             raise InvalidParameterError("nothing to export yet")
         table = dom.curves_table(self.risk_curves + self.loss_curves, self.risk_verdicts + self.loss_verdicts)
-        self.csv_text = table.to_csv(index=False)
-        payload = base64.b64encode(self.csv_text.encode()).decode()
-        self.download_link.value = (f"<a download='dominance-curves.csv' href='data:text/csv;base64,{payload}'>"
-                                    f"download CSV ({len(table)} rows)</a>")
+        self.csv_text = csv_safe(table)
+        self.download_link.value = csv_download_link(self.csv_text, "dominance-curves.csv",
+                                                     f"download CSV ({len(table)} rows)")
         self.status.info(f"Curves and verdicts exported: {len(table)} rows.")
 
     # ---------------------------------------------------------------------------------- configuration

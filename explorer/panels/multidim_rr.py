@@ -9,7 +9,6 @@ with a progress bar and a cancel button, and fill the plot as chunks complete.
 
 from __future__ import annotations
 
-import base64
 import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, Callable
@@ -46,7 +45,8 @@ from explorer.core.multidim_rr import (
     rr_adjust,
 )
 from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
-from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.core.export import csv_safe
+from explorer.panels._base import AppState, StatusLine, csv_download_link, escape, guarded, make_figure
 from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves
 
 __all__ = ["MultiDimRRPanel"]
@@ -441,16 +441,14 @@ class MultiDimRRPanel:
     def _make_export(self, result: ExperimentResult) -> None:
         if result.rows.empty:
             return
-        payload = base64.b64encode(result.rows.to_csv(index=False).encode()).decode()
-        self.export.value = ("&nbsp;&middot;&nbsp;"
-                             f"<a download='multidim_rr_runs.csv' href='data:text/csv;base64,{payload}' "
-                             f"class='explorer-mdrr-csv'>Download the runs (CSV)</a>")
+        self.export.value = "&nbsp;&middot;&nbsp;" + csv_download_link(
+            csv_safe(result.rows), "multidim_rr_runs.csv", "Download the runs (CSV)", css_class="explorer-mdrr-csv")
 
     def results_csv(self) -> str:
         """The per-run rows of the last experiment as CSV text."""
         if self.last_result is None:
             return ""
-        return self.last_result.rows.to_csv(index=False)
+        return csv_safe(self.last_result.rows)
 
     # ------------------------------------------------------------------ configuration
     def config(self) -> dict:

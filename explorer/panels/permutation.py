@@ -9,7 +9,6 @@ only updates the plots and texts.
 
 from __future__ import annotations
 
-import base64
 import math
 from typing import Any
 
@@ -27,7 +26,8 @@ from explorer.core.permutation import (
     window_variances,
 )
 from explorer.errors import DatasetError, InvalidParameterError
-from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.core.export import csv_safe
+from explorer.panels._base import AppState, StatusLine, csv_download_link, escape, guarded, make_figure
 from explorer.plotting.permutation import (
     plot_distance_distributions,
     plot_rank_displacement,
@@ -50,19 +50,6 @@ MDAV_MAX_RECORDS = 10_000
 AUTO_ALL_RANDOM = 200_000
 DEFAULT_RANDOM = 10_000
 
-
-def _csv_safe(table: pd.DataFrame) -> str:
-    """CSV text with spreadsheet-formula cells escaped (a leading apostrophe)."""
-    safe = table.copy()
-
-    def fix(cell: Any) -> Any:
-        return "'" + cell if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@") else cell
-
-    safe.columns = [fix(str(c)) for c in safe.columns]
-    for column in safe.columns:
-        if safe[column].dtype == object:
-            safe[column] = safe[column].map(fix)
-    return safe.to_csv(index=False)
 
 
 class PermutationPanel:
@@ -498,11 +485,9 @@ class PermutationPanel:
         links = []
         self.csv_texts = {}
         for name, frame in self.analysis.frames().items():
-            text = _csv_safe(frame)
+            text = csv_safe(frame)
             self.csv_texts[name] = text
-            payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-            links.append(f"<a download='permutation_{name}.csv' href='data:text/csv;charset=utf-8;base64,"
-                         f"{payload}'>permutation_{name}.csv</a>")
+            links.append(csv_download_link(text, f"permutation_{name}.csv"))
         self.download.value = " · ".join(links)
         self.status.info("Tables ready: Z (reverse-mapped), E (residual noise) and the per-record table.")
 

@@ -9,7 +9,6 @@ Moving epsilon, the EMD bound or the selected cluster only updates the plots.
 
 from __future__ import annotations
 
-import base64
 import logging
 import math
 import threading
@@ -28,14 +27,14 @@ from explorer.core.t_closeness import (
     closeness_for_epsilon,
     closeness_profile,
     cluster_table,
-    csv_safe,
     group_by,
     mdav,
     t_close_microaggregation,
     worst_case_cluster,
 )
 from explorer.errors import CancelledError, DatasetError, ExplorerError, InvalidParameterError
-from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.core.export import csv_safe
+from explorer.panels._base import AppState, StatusLine, csv_download_link, escape, guarded, make_figure
 from explorer.plotting.t_closeness import (
     plot_cluster_deniability,
     plot_cluster_distribution,
@@ -327,10 +326,9 @@ class TClosenessPanel:
         if self.profile is None:
             raise DatasetError("there is no clustering to export yet: press Cluster first")
         self.csv_text = csv_safe(cluster_table(self._profile_with_bound()))
-        payload = base64.b64encode(self.csv_text.encode("utf-8")).decode("ascii")
-        self.download.value = (f"<a download='t_closeness_clusters.csv' href='data:text/csv;charset=utf-8;base64,"
-                               f"{payload}'>Download t_closeness_clusters.csv ({self.profile.n_clusters} clusters)"
-                               f"</a>")
+        self.download.value = csv_download_link(
+            self.csv_text, "t_closeness_clusters.csv",
+            f"Download t_closeness_clusters.csv ({self.profile.n_clusters} clusters)")
         self.status.info(f"Cluster table ready: {self.profile.n_clusters} rows.")
 
     # ------------------------------------------------------------------ work

@@ -73,7 +73,7 @@ def test_figure3_run_fills_the_curves_and_exports_csv():
     assert panel.progress.value == panel.progress.max == 2
     for line in panel.curve_artists.lines.values():
         assert len(line.get_ydata()) == 9 and np.all(np.isfinite(line.get_ydata()))
-    assert "data:text/csv;base64," in panel.export.value
+    assert "data:text/csv;charset=utf-8;base64," in panel.export.value
     assert panel.results_csv().startswith("cell,p,")
     assert not panel.run_button.disabled and panel.cancel_button.disabled
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import math
 
 import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
