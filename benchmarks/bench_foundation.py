@@ -105,11 +105,25 @@ def browser_figures(lines: list[str]) -> None:
             time.sleep(2)
             pids = kernel_pids(server.pid)
             rss = [rss_mb(pid) for pid in pids]
+            tab_times = []
+            for title in ("Randomized response", "t-closeness", "Permutation", "Dominance", "Multi-attribute RR"):
+                tab_started = time.monotonic()
+                page.locator(".lm-TabBar-tab", has_text=title).first.click()
+                page.wait_for_function(
+                    "() => !Array.from(document.querySelectorAll('.lm-TabPanel .lm-Widget:not(.lm-mod-hidden) i'))"
+                    ".some(e => e.textContent === 'Loading...')", timeout=180_000)
+                page.wait_for_timeout(500)
+                tab_times.append((title, time.monotonic() - tab_started))
+            time.sleep(3)
+            rss_all = [rss_mb(pid) for pid in pids]
             browser.close()
         lines.append(f"privacy-explorer start to first answer (static file): {answered:.2f} s")
         lines.append(f"privacy-explorer start to first rendered app in Chromium: {rendered - started:.2f} s "
                      f"(page load alone {rendered - page_started:.2f} s)")
         lines.append(f"kernel RSS with the app open: {', '.join(f'{r:.0f} MB' for r in rss) or 'no kernel found'}")
+        lines.append("first opening of each tab (panel built kernel-side, then rendered): "
+                     + ", ".join(f"{title} {seconds:.1f} s" for title, seconds in tab_times))
+        lines.append(f"kernel RSS after opening every tab: {', '.join(f'{r:.0f} MB' for r in rss_all)}")
     finally:
         server.terminate()
         server.wait(timeout=20)
