@@ -8,7 +8,7 @@ place (the heatmap's cluster outlines are rebuilt when the clusters change).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -109,16 +109,25 @@ class CurveArtists:
 
     ax: Axes
     lines: dict[str, Line2D]
+    hint: Any = None
 
     def update(self, sigmas: Sequence[float], curves: Mapping[str, Sequence[float]]) -> None:
+        shown = False
         for method, line in self.lines.items():
             values = curves.get(method)
             if values is None:
                 line.set_data([], [])
             else:
                 line.set_data(np.asarray(sigmas, float), np.asarray(values, float))
-        self.ax.relim()
-        self.ax.autoscale_view()
+                shown = shown or np.isfinite(np.asarray(values, float)).any()
+        if self.hint is not None:
+            self.hint.set_visible(not shown)
+        if shown:
+            self.ax.relim()
+            self.ax.autoscale_view()
+        else:  # nothing measured yet: an empty frame over sigma's range, with a hint
+            self.ax.set_xlim(0.0, 1.0)
+            self.ax.set_ylim(0.0, 1.0)
 
 
 def plot_error_curves(ax: Axes, sigmas: Sequence[float], curves: Mapping[str, Sequence[float]], *,
@@ -143,7 +152,9 @@ def plot_error_curves(ax: Axes, sigmas: Sequence[float], curves: Mapping[str, Se
     ax.grid(alpha=0.3)
     if lines:
         ax.legend(fontsize=8)
-    artists = CurveArtists(ax=ax, lines=lines)
+    hint = ax.text(0.5, 0.5, "no runs yet: press Run", transform=ax.transAxes, ha="center", va="center",
+                   color="0.45", fontsize=10)
+    artists = CurveArtists(ax=ax, lines=lines, hint=hint)
     artists.update(sigmas, curves)
     return artists
 
