@@ -28,6 +28,7 @@ records from 1.
 from __future__ import annotations
 
 import math
+import os
 import numbers
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -354,7 +355,7 @@ def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "ran
 
 
 def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", missing: str = "raise",
-                      workers: int = 1) -> Any:
+                      workers: int | None = None) -> Any:
     """Reverse-map every attribute of an anonymized data set (004 Algorithm 1, column by column).
 
     Parameters
@@ -367,9 +368,10 @@ def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", 
     ties : {"random", "first"}
     missing : {"raise", "drop"}
         ``"drop"`` drops every record with a missing value in X or Y first.
-    workers : int
+    workers : int, optional
         Threads sorting columns in parallel (numpy releases the GIL), from
-        100,000 records on; the result does not depend on it.
+        100,000 records on; the result does not depend on it.  Default: the
+        number of cores (at most 8).
 
     Returns
     -------
@@ -393,29 +395,43 @@ def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", 
         raise InvalidParameterError("ties='average' gives fractional ranks; reverse mapping needs 'random' or 'first'")
     x, y, columns, kept = _pair(X, Y, missing)
     generator = check_rng(rng) if ties == "random" else None
-    workers = check_int(workers, "workers", minimum=1, maximum=64)
+    workers = (min(os.cpu_count() or 1, 8) if workers is None
+               else check_int(workers, "workers", minimum=1, maximum=64))
     n, m = x.shape
-    # vectorized Algorithm 1, column by column on contiguous copies: the record of
-    # rank r in Y gets X's value of rank r
-    xt, yt = np.ascontiguousarray(x.T), np.ascontiguousarray(y.T)
-    zt = np.empty_like(xt)
-    # tie-breaking draws happen in column order, before any threading, so results do not depend on workers
-    orders = [None] * m
-    if generator is not None:
-        for j in range(m):
-            orders[j] = _order(yt[j], ties, generator)
+    # vectorized Algorithm 1, column by column: the record of rank r in Y gets X's value of rank r.
+    # Columns are copied one at a time (a strided gather), much cheaper than transposing a tall
+    # (n, m) array as a whole.
+    zt = np.empty((m, n), dtype=x.dtype)
+    ycols: list = [None] * m
+    orders: list = [None] * m
+    tied = [False] * m
 
-    def one(j: int) -> None:
-        order = orders[j] if orders[j] is not None else _order(yt[j], ties, None)
-        zt[j, order] = np.sort(xt[j])
+    def sort_y(j: int) -> None:            # the default (fast) sort, and whether Y_j has ties
+        ycols[j] = np.ascontiguousarray(y[:, j])
+        orders[j] = np.argsort(ycols[j])
+        ranked = ycols[j][orders[j]]
+        tied[j] = bool(np.any(ranked[1:] == ranked[:-1]))
 
-    if workers > 1 and m > 1 and n >= 100_000:
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(max_workers=min(workers, m)) as pool:
-            list(pool.map(one, range(m)))
-    else:
-        for j in range(m):
-            one(j)
+    def place_x(j: int) -> None:
+        zt[j, orders[j]] = np.sort(x[:, j])
+
+    def run(task) -> None:
+        if workers > 1 and m > 1 and n >= 100_000:
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(max_workers=min(workers, m)) as pool:
+                list(pool.map(task, range(m)))
+        else:
+            for j in range(m):
+                task(j)
+
+    run(sort_y)
+    # Ties are ordered by the policy exactly as :func:`_order` does, column by column in order, so the
+    # generator's draws (and the result) do not depend on ``workers``.
+    for j in range(m):
+        if tied[j]:
+            orders[j] = _order(ycols[j], ties, generator)
+        ycols[j] = None
+    run(place_x)
     z = zt.T                                   # (n, m), column-major
     if isinstance(X, pd.DataFrame):
         index = X.index[kept] if len(kept) != len(X) else X.index
