@@ -6,7 +6,7 @@ domains, dependence between attributes and its estimation under RR (Sections
 RR-Clusters with the cluster matrix of Section 6.3.2 (corrected p_C),
 RR-Adjustment (Algorithm 2) and the count-query errors of Section 6.5.
 
-Conventions (``../shared/design/PAPER_NOTES.md``):
+Conventions (the project's notes on reading the papers, PAPER_NOTES.md):
 
 * an RR matrix is row-stochastic, ``P[u, v] = Pr(Y = v | X = u)``;
 * a joint category of attributes ``(A^1, ..., A^m)`` is the C-order flat index
