@@ -12,6 +12,7 @@ import base64
 import functools
 import html
 import logging
+import threading
 from typing import Any, Callable
 
 import ipywidgets as widgets
@@ -19,9 +20,9 @@ import pandas as pd
 import traitlets
 from matplotlib.figure import Figure
 
-from explorer.errors import ExplorerError
+from explorer.errors import CancelledError, ExplorerError
 
-__all__ = ["AppState", "StatusLine", "make_figure", "guarded", "escape", "csv_download_link"]
+__all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link"]
 
 log = logging.getLogger("explorer.panels")
 
@@ -120,3 +121,87 @@ def guarded(method: Callable) -> Callable:
         return None
 
     return wrapper
+
+
+class BackgroundTask:
+    """Long work in a thread, with a progress bar and a Cancel button (ARCHITECTURE.md: Panels).
+
+    ``start(compute, on_done)`` runs ``compute(progress)`` in a thread, where
+    ``progress(fraction)`` moves the bar and returns False once the user pressed
+    Cancel (``compute`` then stops, e.g. by raising :class:`CancelledError`);
+    ``on_done(result)`` then updates the panel.  Until it ends the panel keeps
+    its last valid view; errors go to the status line in words.  Put ``.widget``
+    in the panel's layout; it is hidden while nothing runs.
+    """
+
+    def __init__(self, status: StatusLine, *, description: str = "working", name: str = "explorer-task"):
+        self.status = status
+        self.name = name
+        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description=description,
+                                              layout=widgets.Layout(width="320px"))
+        self.cancel_button = widgets.Button(description="Cancel", icon="stop", button_style="warning",
+                                            layout=widgets.Layout(width="100px"))
+        self.cancel_button.on_click(lambda _: self.cancel())
+        self.widget = widgets.HBox([self.progress, self.cancel_button])
+        self.widget.add_class("explorer-task")
+        self.widget.layout.display = "none"
+        self.lock = threading.RLock()
+        self._thread: threading.Thread | None = None
+        self._cancel = threading.Event()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the running task (if any) has ended (notebooks, tests)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def report(self, fraction: float) -> bool:
+        """Move the bar; False once Cancel was pressed."""
+        self.progress.value = min(max(float(fraction), 0.0), 1.0)
+        return not self._cancel.is_set()
+
+    def start(self, compute: Callable[[Callable[[float], bool]], Any], on_done: Callable[[Any], None], *,
+              message: str = "Working... (Cancel stops it; the last view stays until then)",
+              disable: tuple = ()) -> None:
+        """Run ``compute(progress)`` in a thread and ``on_done(result)`` when it ends (unless cancelled)."""
+        if self.running:
+            self.cancel()
+            self.wait()
+        self._cancel.clear()
+        self.progress.value = 0.0
+        self.widget.layout.display = None
+        for control in disable:
+            control.disabled = True
+        self.status.info(message)
+
+        def run() -> None:
+            try:
+                result = compute(self.report)
+                if self._cancel.is_set():
+                    raise CancelledError("cancelled")
+                with self.lock:
+                    on_done(result)
+            except CancelledError:
+                self.status.info("Cancelled; the previous view is kept.")
+            except ExplorerError as error:
+                self.status.error(str(error))
+            except Exception as error:  # a bug: say so in words, log the traceback kernel-side only
+                log.exception("background task %s failed", self.name)
+                self.status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
+            finally:
+                self.widget.layout.display = "none"
+                for control in disable:
+                    control.disabled = False
+
+        self._thread = threading.Thread(target=run, name=self.name, daemon=True)
+        self._thread.start()

@@ -1,0 +1,82 @@
+"""Shared panel helpers: the status line, guarded callbacks, background tasks, CSV links."""
+
+from __future__ import annotations
+
+import base64
+import threading
+
+from explorer.errors import CancelledError, InvalidParameterError
+from explorer.panels._base import BackgroundTask, StatusLine, csv_download_link, guarded
+
+
+class Owner:
+    def __init__(self):
+        self.status = StatusLine()
+
+    @guarded
+    def bad(self):
+        raise InvalidParameterError("k must be >= 1, got 0")
+
+    @guarded
+    def bug(self):
+        raise ZeroDivisionError("boom")
+
+
+def test_guarded_shows_core_errors_in_words_and_hides_bugs_tracebacks():
+    owner = Owner()
+    owner.bad()
+    assert owner.status.is_error and owner.status.message == "k must be >= 1, got 0"
+    owner.bug()
+    assert "Something went wrong (ZeroDivisionError)" in owner.status.message
+    assert "Traceback" not in owner.status.widget.value
+
+
+def test_background_task_runs_reports_and_finishes():
+    status = StatusLine()
+    task = BackgroundTask(status)
+    seen = []
+
+    def compute(progress):
+        for i in range(5):
+            assert progress((i + 1) / 5)
+        return 42
+
+    task.start(compute, seen.append)
+    task.wait(10)
+    assert seen == [42] and task.progress.value == 1.0 and task.widget.layout.display == "none"
+
+
+def test_background_task_cancel_keeps_the_previous_view():
+    status = StatusLine()
+    task = BackgroundTask(status)
+    started, seen = threading.Event(), []
+
+    def compute(progress):
+        started.set()
+        while progress(0.5):
+            pass
+        raise CancelledError("stopped")
+
+    task.start(compute, seen.append)
+    started.wait(5)
+    task.cancel_button.click()
+    task.wait(10)
+    assert seen == [] and "Cancelled" in status.message and not status.is_error
+
+
+def test_background_task_errors_go_to_the_status_line():
+    status = StatusLine()
+    task = BackgroundTask(status)
+
+    def compute(progress):
+        raise InvalidParameterError("window must be <= 1, got 2")
+
+    task.start(compute, lambda result: None)
+    task.wait(10)
+    assert status.is_error and status.message == "window must be <= 1, got 2"
+
+
+def test_csv_download_link_carries_the_text():
+    link = csv_download_link("a,b\n1,2\n", "t.csv", "get it")
+    payload = link.split("base64,")[1].split("'")[0]
+    assert base64.b64decode(payload).decode() == "a,b\n1,2\n" and ">get it</a>" in link
