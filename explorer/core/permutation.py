@@ -31,7 +31,7 @@ import math
 import os
 import numbers
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -1547,8 +1547,13 @@ class PermutationAnalysis:
 
 
 def permutation_analysis(X: Any, Y: Any, *, n_random: Any = "all", ties: str = "random", rng: Any = None,
-                         alpha: float = 0.05, missing: str = "raise", workers: int = 1) -> PermutationAnalysis:
+                         alpha: float = 0.05, missing: str = "raise", workers: int = 1,
+                         step: Callable[[str], Any] | None = None) -> PermutationAnalysis:
     """Reverse mapping, rank displacement, (d, v)-permuted privacy, linkage and its verification in one call.
+
+    ``step(stage)``, when given, is called before each stage ("reverse mapping", "rank
+    displacement", "distances", "linkage", "random records"), e.g. to report progress; it
+    may raise to stop the analysis.
 
     Examples
     --------
@@ -1558,11 +1563,14 @@ def permutation_analysis(X: Any, Y: Any, *, n_random: Any = "all", ties: str = "
     >>> a.spearman.round(3).tolist(), a.privacy.d, a.linkage.n_correct
     ([0.722, 0.844, 0.776], 1, 6)
     """
+    step = step or (lambda stage: None)
     x, y, columns, _ = _pair(X, Y, missing)
     _check_n(x.shape[0], "the permutation analysis")
     generator = check_rng(rng)
     seeds = generator.integers(0, 2 ** 63 - 1, size=3)
+    step("reverse mapping")
     z = reverse_map_frame(x, y, int(seeds[0]), ties="first" if ties == "first" else "random")
+    step("rank displacement")
     rho = np.full(x.shape[1], np.nan)
     extent = np.empty(x.shape[1])
     displacement = np.empty_like(x)
@@ -1572,9 +1580,12 @@ def permutation_analysis(X: Any, Y: Any, *, n_random: Any = "all", ties: str = "
             rho[j] = spearman(x[:, j], y[:, j])
         extent[j] = permutation_extent(x[:, j], z[:, j], ties=tie_rule, rng=int(seeds[1]))
         displacement[:, j] = rank_displacement(x[:, j], z[:, j], ties=tie_rule, rng=int(seeds[1]), zero=0.0)
+    step("distances")
     privacy = permuted_privacy(x, y, ties=ties, rng=int(seeds[2]))
+    step("linkage")
     link_rng = np.random.default_rng(int(seeds[2]) + 1)
     link = RecordLinkage(**_linkage_fields(x, z, ties, link_rng, workers))
+    step("random records")
     verification = linkage_verification(x, z, n_random, link_rng, alpha=alpha, ties=ties, workers=workers,
                                         linkage=link)
     return PermutationAnalysis(columns=list(columns), X=x, Y=y, Z=z, E=y - z, spearman=rho, extent=extent,

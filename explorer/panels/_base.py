@@ -128,8 +128,9 @@ class BackgroundTask:
 
     ``start(compute, on_done)`` runs ``compute(progress)`` in a thread, where
     ``progress(fraction)`` moves the bar and returns False once the user pressed
-    Cancel (``compute`` then stops, e.g. by raising :class:`CancelledError`);
-    ``on_done(result)`` then updates the panel.  Until it ends the panel keeps
+    Cancel: ``compute`` then either raises :class:`CancelledError` (the previous
+    view is kept) or returns what it has (partial results, which ``on_done`` shows);
+    ``on_done(result)`` updates the panel.  Until it ends the panel keeps
     its last valid view; errors go to the status line in words.  Put ``.widget``
     in the panel's layout; it is hidden while nothing runs.
     """
@@ -186,13 +187,13 @@ class BackgroundTask:
 
         def run() -> None:
             try:
-                result = compute(self.report)
-                if self._cancel.is_set():
-                    raise CancelledError("cancelled")
+                result = compute(self.report)      # a compute that stops early with partial results returns them
                 with self.lock:
                     on_done(result)
-            except CancelledError:
-                self.status.info("Cancelled; the previous view is kept.")
+            except CancelledError as error:     # the compute's own words, e.g. "clustering cancelled after ..."
+                words = str(error).strip().rstrip(".")
+                words = words[:1].upper() + words[1:] if words else "Cancelled"
+                self.status.info(f"{words}; the previous view is kept.")
             except ExplorerError as error:
                 self.status.error(str(error))
             except Exception as error:  # a bug: say so in words, log the traceback kernel-side only

@@ -5,6 +5,13 @@ Wiring only: the measures are :mod:`explorer.core.dominance`, the masking method
 the plots are :mod:`explorer.plotting.dominance`.  Masked data and their rank
 displacements are cached per configuration, curves per (configuration, attribute,
 grid), so moving beta, pi, alpha_1, theta_2 or switching attributes only redraws.
+
+What a change needs (masking, curves not in the cache) is estimated in seconds
+first: work estimated under ``background_seconds`` (0.5 s) runs at once, as
+before; slower work (full UCI Adult, aggregated views, MDAV, wide rank swapping)
+waits for the "Compute" button and then runs in a :class:`BackgroundTask` with a
+progress bar per configuration and attribute, and Cancel.  Until it ends the
+last curves stay on screen.
 """
 
 from __future__ import annotations
@@ -20,9 +27,10 @@ from explorer._validation import check_int, check_number
 from explorer.core import dominance as dom
 from explorer.core.datasets import dataset_info, domingo_muralidhar_example, ruiz_example
 from explorer.core.masking import MASKING_METHODS, mask
-from explorer.errors import ConfigurationError, DatasetError, InvalidParameterError
+from explorer.errors import CancelledError, ConfigurationError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import AppState, StatusLine, csv_download_link, escape, guarded, make_figure
+from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
+                                   make_figure)
 from explorer.plotting.dominance import plot_calibration, plot_curves
 
 __all__ = ["DominancePanel", "PUBLISHED"]
@@ -38,6 +46,15 @@ N_GRID = 121
 MAX_CONFIGS = 4
 DEFAULTS = [("additive_noise", 0.5), ("rank_swapping", 0.1), ("univariate_microaggregation", 5.0),
             ("data_shuffling", 0.9)]
+# Cost model, measured on UCI Adult (6 attributes) on the development machine, rounded up:
+#: seconds per record x attribute to mask and rank (additive noise, shuffling, univariate methods)
+MASK_SECONDS = 1e-6
+#: rank swapping's per-record loop: seconds per record x attribute, plus per rank of its window
+SWAP_SECONDS, SWAP_WINDOW_SECONDS = 3.2e-6, 1.1e-9
+#: MDAV: seconds per n^2 / (2k)
+MDAV_SECONDS = 1.5e-7
+#: seconds per distinct displacement x grid point to evaluate a curve from its tally
+CURVE_SECONDS = 3e-8
 
 
 def _method_options(source: str) -> list[tuple[str, str]]:
@@ -45,6 +62,16 @@ def _method_options(source: str) -> list[tuple[str, str]]:
     if source in ("ruiz", "dm"):
         options.insert(0, ("As published (the paper's Y)", PUBLISHED))
     return options
+
+
+def _mask_seconds(method: str, parameter: float | None, n: int, m: int) -> float:
+    """Estimated seconds to mask n records of m attributes and rank the displacements."""
+    seconds = MASK_SECONDS * n * m
+    if method == "rank_swapping":
+        seconds += n * m * (SWAP_SECONDS + SWAP_WINDOW_SECONDS * math.floor((parameter or 0.0) * n))
+    elif method == "multivariate_microaggregation":
+        seconds += MDAV_SECONDS * n * n / (2 * max(parameter or 1.0, 1.0))
+    return seconds
 
 
 def _config_label(method: str, parameter: float | None) -> str:
@@ -59,10 +86,17 @@ def _config_label(method: str, parameter: float | None) -> str:
 class DominancePanel:
     """Risk curves D(α), loss curves I(θ), dominance verdicts and the calibration view (002, 000 VI-B)."""
 
+    #: work estimated slower than this (seconds) waits for "Compute" and runs in the background
+    BACKGROUND_SECONDS = 0.5
+
     def __init__(self, state: AppState | None = None, *, source: str | None = None, max_records: int = 5000,
                  seed: int = 0):
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
+        self.task = BackgroundTask(self.status, description="computing", name="dominance-curves")
+        self.background_seconds = self.BACKGROUND_SECONDS
+        self.estimate = 0.0                # seconds the last change was estimated to need
+        self._generation = 0               # bumped by every refresh: a background result for older settings is moot
         self._computing = False
         self._data_token = 0
         self._displacements: dict[tuple, np.ndarray] = {}
@@ -87,6 +121,7 @@ class DominancePanel:
                                        layout=wide)
         self.max_records = widgets.IntText(value=max_records, description="Records used (0 = all)", style=style,
                                            layout=widgets.Layout(width="220px"))
+        self.max_records.add_class("explorer-dominance-max-records")
         self.seed = widgets.IntText(value=seed, description="Seed", style=style,
                                     layout=widgets.Layout(width="140px"))
         self.convention = widgets.Dropdown(options=CONVENTIONS, value="position" if default_source != "shared"
@@ -134,6 +169,10 @@ class DominancePanel:
         self.risk_target = widgets.FloatText(value=0.0, description="Risk target: D(α₁, β) ≥", style=style,
                                              layout=widgets.Layout(width="260px"))
         self.export_button = widgets.Button(description="Export curves (CSV)", icon="download")
+        self.compute_button = widgets.Button(description="Compute", icon="play", button_style="primary",
+                                             tooltip="Compute the curves for the current settings (large data)")
+        self.compute_button.add_class("explorer-dominance-compute")
+        self.task.widget.add_class("explorer-dominance-task")
         self.download_link = widgets.HTML()
         self.risk_verdict = widgets.HTML()
         self.risk_verdict.add_class("explorer-dominance-risk-verdict")
@@ -170,6 +209,7 @@ class DominancePanel:
         self.widget = widgets.VBox([
             intro, data_row, self.mode, self.compare_box, self.sweep_box,
             widgets.HBox([self.normalize, self.export_button, self.download_link]),
+            widgets.HBox([self.compute_button, self.task.widget]),
             self.status.widget,
             widgets.HTML("<h4 style='margin:6px 0 0'>Disclosure risk D(α)</h4>"), risk_controls,
             self.risk_canvas, self.risk_verdict,
@@ -193,6 +233,7 @@ class DominancePanel:
                         self.normalize, self.alpha1, self.theta2, self.risk_target] + self.methods + self.parameters:
             control.observe(self._on_change, names="value")
         self.export_button.on_click(lambda _: self._on_export())
+        self.compute_button.on_click(lambda _: self._on_compute())
         self.state.observe(self._on_dataset, names="dataset")
 
     # ------------------------------------------------------------------------------------------ data
@@ -283,18 +324,43 @@ class DominancePanel:
         values = [check_number(p, "sweep value") for p in parts]
         return sorted(values)
 
-    def _displacements_of(self, index: int, method: str, parameter: float | None) -> np.ndarray:
-        key = (self._data_token, method, parameter, self.seed.value, self.convention.value, index
-               if self.mode.value == "compare" else -1)
-        if key not in self._displacements:
+    def _settings(self) -> dict[str, Any]:
+        """The controls, validated, as plain values: what a computation reads (never the widgets themselves)."""
+        configs = self._configurations()
+        return {
+            "configs": configs, "alphas": self._alpha_grid(), "thetas": self._theta_grid(),
+            "beta": check_number(self.beta.value, "β", maximum=1.0, allow_inf=True),
+            "pi": check_number(self.pi.value, "π", minimum=1.0, allow_inf=True),
+            "alpha1": check_number(self.alpha1.value, "α₁", maximum=1.0, include_maximum=False),
+            "theta2": check_number(self.theta2.value, "θ₂", minimum=1.0, include_minimum=False),
+            "target": check_number(self.risk_target.value, "risk target", minimum=0.0),
+            "risk_view": self.risk_view.value, "loss_view": self.loss_view.value,
+            "normalize": bool(self.normalize.value), "mode": self.mode.value, "seed": self.seed.value,
+            "convention": self.convention.value, "token": self._data_token, "X": self._X,
+            "published": self._published, "columns": list(self._columns), "n_total": self._n_total,
+        }
+
+    def _config_key(self, s: dict[str, Any], index: int, method: str, parameter: float | None) -> tuple:
+        return (s["token"], method, parameter, s["seed"], s["convention"], index)
+
+    def _displacement_key(self, s: dict[str, Any], index: int, method: str, parameter: float | None) -> tuple:
+        return (s["token"], method, parameter, s["seed"], s["convention"],
+                index if s["mode"] == "compare" else -1)
+
+    def _displacements_of(self, s: dict[str, Any], index: int, method: str, parameter: float | None) -> np.ndarray:
+        # Caches are read and filled with local names: the kernel thread may clear them while a background
+        # computation runs (its entries then only carry an old data token).
+        key = self._displacement_key(s, index, method, parameter)
+        R = self._displacements.get(key)
+        if R is None:
             # Each configuration its own stream; a sweep shares one (common random numbers along the path).
-            seed = int(self.seed.value) + 1000 * (index + 1 if self.mode.value == "compare" else 1)
+            seed = int(s["seed"]) + 1000 * (index + 1 if s["mode"] == "compare" else 1)
             if method == PUBLISHED:
-                Y = self._published
+                Y = s["published"]
             else:
-                Y = mask(self._X, method, parameter, seed)
-            self._displacements[key] = dom.displacement_matrix(self._X, Y, seed, convention=self.convention.value)
-        return self._displacements[key]
+                Y = mask(s["X"], method, parameter, seed)
+            R = self._displacements[key] = dom.displacement_matrix(s["X"], Y, seed, convention=s["convention"])
+        return R
 
     # ------------------------------------------------------------------------------------------ curves
     def _alpha_grid(self) -> np.ndarray:
@@ -307,76 +373,127 @@ class DominancePanel:
 
     def _tally(self, R: np.ndarray, key: tuple, j: int, k: int | None = None) -> dom.Tally:
         tally_key = ("tally", key, j, k)
-        if tally_key not in self._tallies:
-            self._tallies[tally_key] = dom.tally(R[:, j]) if k is None else dom.tally_differences(R[:, j], R[:, k])
-        return self._tallies[tally_key]
+        tally = self._tallies.get(tally_key)
+        if tally is None:
+            tally = dom.tally(R[:, j]) if k is None else dom.tally_differences(R[:, j], R[:, k])
+            self._tallies[tally_key] = tally
+        return tally
 
-    def _risk_curve(self, R: np.ndarray, key: tuple, j: int, grid: np.ndarray) -> dom.Curve:
-        cache_key = ("risk", key, j, grid.tobytes(), self.normalize.value)
-        if cache_key not in self._curve_cache:
-            self._curve_cache[cache_key] = dom.risk_curve(self._tally(R, key, j), grid,
-                                                          normalize=self.normalize.value)
-        return self._curve_cache[cache_key]
+    def _risk_curve(self, R: np.ndarray, key: tuple, j: int, grid: np.ndarray, normalize: bool) -> dom.Curve:
+        cache_key = ("risk", key, j, grid.tobytes(), normalize)
+        curve = self._curve_cache.get(cache_key)
+        if curve is None:
+            curve = self._curve_cache[cache_key] = dom.risk_curve(self._tally(R, key, j), grid, normalize=normalize)
+        return curve
 
-    def _loss_curve(self, R: np.ndarray, key: tuple, j: int, k: int, grid: np.ndarray) -> dom.Curve:
-        cache_key = ("loss", key, j, k, grid.tobytes(), self.normalize.value)
-        if cache_key not in self._curve_cache:
-            self._curve_cache[cache_key] = dom.loss_curve(self._tally(R, key, j, k), None, grid,
-                                                          normalize=self.normalize.value)
-        return self._curve_cache[cache_key]
+    def _loss_curve(self, R: np.ndarray, key: tuple, j: int, k: int, grid: np.ndarray, normalize: bool) -> dom.Curve:
+        cache_key = ("loss", key, j, k, grid.tobytes(), normalize)
+        curve = self._curve_cache.get(cache_key)
+        if curve is None:
+            curve = self._curve_cache[cache_key] = dom.loss_curve(self._tally(R, key, j, k), None, grid,
+                                                                  normalize=normalize)
+        return curve
 
-    def _compute(self) -> dict[str, Any]:
-        configs = self._configurations()
-        alphas, thetas = self._alpha_grid(), self._theta_grid()
-        beta = check_number(self.beta.value, "β", maximum=1.0, allow_inf=True)
-        pi = check_number(self.pi.value, "π", minimum=1.0, allow_inf=True)
-        alpha1 = check_number(self.alpha1.value, "α₁", maximum=1.0, include_maximum=False)
-        theta2 = check_number(self.theta2.value, "θ₂", minimum=1.0, include_minimum=False)
-        target = check_number(self.risk_target.value, "risk target", minimum=0.0)
-        p = len(self._columns)
+    def _needed_curves(self, s: dict[str, Any]) -> list[tuple[str, int, int | None, np.ndarray]]:
+        """The (kind, j, k, grid) curves one configuration needs for these settings."""
+        p = len(s["columns"])
+        pairs = dom.attribute_pairs(p)
+        needed = []
+        shown = range(p) if s["risk_view"] == ALL else [int(s["risk_view"])]
+        needed += [("risk", j, None, s["alphas"]) for j in shown]
+        needed += [("risk", j, None, np.array([s["alpha1"]])) for j in range(p)]
+        if p >= 2:
+            shown_pairs = pairs if s["loss_view"] == ALL else [tuple(int(v) for v in s["loss_view"].split(","))]
+            needed += [("loss", j, k, s["thetas"]) for j, k in shown_pairs]
+            needed += [("loss", j, k, np.array([s["theta2"], math.inf])) for j, k in pairs]
+        return needed
+
+    def _estimate(self, s: dict[str, Any]) -> float:
+        """Estimated seconds to compute what these settings need and the caches do not hold."""
+        n, m = s["X"].shape
+        seconds = 0.0
+        needed = self._needed_curves(s)
+        for index, (method, parameter, _) in enumerate(s["configs"]):
+            if self._displacement_key(s, index, method, parameter) not in self._displacements:
+                seconds += 0.0 if method == PUBLISHED else _mask_seconds(method, parameter, n, m)
+            key = self._config_key(s, index, method, parameter)
+            for kind, j, k, grid in needed:
+                cache_key = ((kind, key, j, grid.tobytes(), s["normalize"]) if kind == "risk"
+                             else (kind, key, j, k, grid.tobytes(), s["normalize"]))
+                if cache_key not in self._curve_cache:
+                    tally = self._tallies.get(("tally", key, j, k))
+                    size = tally.values.size if tally is not None else n / 2
+                    seconds += CURVE_SECONDS * size * grid.size
+        return seconds
+
+    def _compute(self, s: dict[str, Any], progress=None) -> dict[str, Any]:
+        """Curves, verdicts and calibration for the settings ``s``; ``progress(fraction)`` per step, if given."""
+        configs = s["configs"]
+        alphas, thetas, beta, pi, normalize = s["alphas"], s["thetas"], s["beta"], s["pi"], s["normalize"]
+        alpha1, theta2, target = s["alpha1"], s["theta2"], s["target"]
+        p = len(s["columns"])
+        pairs_jk = dom.attribute_pairs(p)
+        total, done = max(len(configs) * (1 + p + len(pairs_jk)), 1), 0
+
+        def step() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None and not progress(done / total):
+                raise CancelledError("cancelled")
+
         risk_curves, loss_curves, points = [], [], []
         for index, (method, parameter, label) in enumerate(configs):
-            R = self._displacements_of(index, method, parameter)
-            key = (self._data_token, method, parameter, self.seed.value, self.convention.value, index)
-            if self.risk_view.value == ALL:
-                per = [self._risk_curve(R, key, j, alphas).values for j in range(p)]
-                values = np.atleast_1d(dom.overall_disclosure_risk(np.array(per), beta))
-                risk_curves.append(dom.Curve("risk", alphas, values, label, self.normalize.value))
+            R = self._displacements_of(s, index, method, parameter)
+            key = self._config_key(s, index, method, parameter)
+            step()
+            shown = range(p) if s["risk_view"] == ALL else [int(s["risk_view"])]
+            per, risks = {}, []
+            for j in range(p):
+                if j in shown:
+                    per[j] = self._risk_curve(R, key, j, alphas, normalize).values
+                risks.append(self._risk_curve(R, key, j, np.array([alpha1]), normalize).values[0])
+                step()
+            if s["risk_view"] == ALL:
+                values = np.atleast_1d(dom.overall_disclosure_risk(np.array([per[j] for j in range(p)]), beta))
             else:
-                risk_curves.append(dom.Curve("risk", alphas, self._risk_curve(R, key, int(self.risk_view.value),
-                                                                              alphas).values, label,
-                                             self.normalize.value))
+                values = per[int(s["risk_view"])]
+            risk_curves.append(dom.Curve("risk", alphas, values, label, normalize))
+            shown_pairs = (pairs_jk if s["loss_view"] == ALL or p < 2
+                           else [tuple(int(v) for v in s["loss_view"].split(","))])
+            per_pair, losses = {}, []
+            for j, k in pairs_jk:
+                if (j, k) in shown_pairs:
+                    per_pair[j, k] = self._loss_curve(R, key, j, k, thetas, normalize).values
+                losses.append(self._loss_curve(R, key, j, k, np.array([theta2, math.inf]), normalize).values[0])
+                step()
             if p >= 2:
-                if self.loss_view.value == ALL:
-                    per = [self._loss_curve(R, key, j, k, thetas).values for j, k in dom.attribute_pairs(p)]
-                    values = np.atleast_1d(dom.overall_information_loss(np.array(per), pi))
-                    loss_curves.append(dom.Curve("loss", thetas, values, label, self.normalize.value))
+                if s["loss_view"] == ALL:
+                    values = np.atleast_1d(dom.overall_information_loss(np.array([per_pair[jk] for jk in pairs_jk]),
+                                                                        pi))
                 else:
-                    j, k = (int(v) for v in self.loss_view.value.split(","))
-                    loss_curves.append(dom.Curve("loss", thetas, self._loss_curve(R, key, j, k, thetas).values,
-                                                 label, self.normalize.value))
-            risks = [self._risk_curve(R, key, j, np.array([alpha1])).values[0] for j in range(p)]
-            losses = [self._loss_curve(R, key, j, k, np.array([theta2, math.inf])).values[0]
-                      for j, k in dom.attribute_pairs(p)]
+                    values = per_pair[shown_pairs[0]]
+                loss_curves.append(dom.Curve("loss", thetas, values, label, normalize))
             points.append(dom.CalibrationPoint(
                 label, float(dom.overall_disclosure_risk(risks, beta)),
                 float(dom.overall_information_loss(losses, pi)) if p >= 2 else 0.0, parameter))
-        pairs = (list(zip(range(len(configs) - 1), range(1, len(configs)))) if self.mode.value == "sweep"
+        pairs = (list(zip(range(len(configs) - 1), range(1, len(configs)))) if s["mode"] == "sweep"
                  else [(a, b) for a in range(len(configs)) for b in range(a + 1, len(configs))])
         risk_results = [(a, b, dom.dominance(risk_curves[a], risk_curves[b])) for a, b in pairs]
         loss_results = [(a, b, dom.dominance(loss_curves[a], loss_curves[b])) for a, b in pairs] \
             if loss_curves else []
         best = dom.best_calibration(points, target)
         return {"configs": configs, "risk": risk_curves, "loss": loss_curves, "risk_results": risk_results,
-                "loss_results": loss_results, "points": points, "best": best, "target": target}
+                "loss_results": loss_results, "points": points, "best": best, "target": target, "settings": s}
 
     # ---------------------------------------------------------------------------------------- drawing
     def _draw(self, result: dict[str, Any]) -> None:
+        s = result["settings"]             # the settings the result was computed for (not the widgets: they may
+        columns = s["columns"]             # have moved on while it ran in the background)
         labels = [c.label for c in result["risk"]]
         risk_crossings = [c for _, _, r in result["risk_results"][:1] for c in r.crossings]
-        view = "all attributes, D(α, β = %g)" % self.beta.value if self.risk_view.value == ALL else \
-            f"attribute {self._columns[int(self.risk_view.value)]}"
-        risk_title = f"D(α): {view}" + (" (normalised)" if self.normalize.value else "")
+        view = "all attributes, D(α, β = %g)" % s["beta"] if s["risk_view"] == ALL else \
+            f"attribute {columns[int(s['risk_view'])]}"
+        risk_title = f"D(α): {view}" + (" (normalised)" if s["normalize"] else "")
         if self.risk_artists is None or len(self.risk_artists.lines) != len(labels) \
                 or self.risk_artists.labels != labels:
             self.risk_ax.clear()
@@ -386,12 +503,12 @@ class DominancePanel:
             self.risk_artists.update(result["risk"], crossings=risk_crossings, title=risk_title)
         if result["loss"]:
             loss_crossings = [c for _, _, r in result["loss_results"][:1] for c in r.crossings]
-            if self.loss_view.value == ALL:
-                view = "all pairs, I(θ, π = %g)" % self.pi.value
+            if s["loss_view"] == ALL:
+                view = "all pairs, I(θ, π = %g)" % s["pi"]
             else:
-                j, k = (int(v) for v in self.loss_view.value.split(","))
-                view = f"pair {self._columns[j]} & {self._columns[k]}"
-            loss_title = f"I(θ): {view}" + (" (normalised)" if self.normalize.value else "")
+                j, k = (int(v) for v in s["loss_view"].split(","))
+                view = f"pair {columns[j]} & {columns[k]}"
+            loss_title = f"I(θ): {view}" + (" (normalised)" if s["normalize"] else "")
             if self.loss_artists is None or len(self.loss_artists.lines) != len(labels) \
                     or self.loss_artists.labels != labels:
                 self.loss_ax.clear()
@@ -404,14 +521,14 @@ class DominancePanel:
             self.loss_artists = None
             self.loss_ax.text(0.5, 0.5, "Information loss needs at least two attributes", ha="center",
                               transform=self.loss_ax.transAxes)
-        path = result["points"] if self.mode.value == "sweep" else []
+        path = result["points"] if s["mode"] == "sweep" else []
         target = result["target"] if result["target"] > 0 else None
         if self.calibration_artists is None:
             self.calibration_artists = plot_calibration(self.calibration_ax, result["points"], path,
                                                         target=target, best=result["best"])
         else:
             self.calibration_artists.update(result["points"], path, target=target, best=result["best"])
-        self.calibration_ax.set_title(f"Calibration at α₁ = {self.alpha1.value:g}, θ₂ = {self.theta2.value:g}",
+        self.calibration_ax.set_title(f"Calibration at α₁ = {s['alpha1']:g}, θ₂ = {s['theta2']:g}",
                                       fontsize=10)
         for figure in (self.risk_figure, self.loss_figure, self.calibration_figure):
             figure.canvas.draw_idle()
@@ -436,10 +553,11 @@ class DominancePanel:
                            f"(D = {best.risk:.4g}, I = {best.loss:.4g}).")
         self.calibration_text.value = escape(calibration)
         self._draw(result)
-        sampled = (f" (a seeded sample of {self._X.shape[0]:,} of {self._n_total:,} records)"
-                   if self._X.shape[0] < self._n_total else f" ({self._X.shape[0]:,} records)")
-        self.status.info(f"{len(labels)} configuration(s) on {len(self._columns)} attribute(s){sampled}; "
-                         f"displacements by {self.convention.value}.")
+        s = result["settings"]
+        n, n_total = s["X"].shape[0], s["n_total"]
+        sampled = (f" (a seeded sample of {n:,} of {n_total:,} records)" if n < n_total else f" ({n:,} records)")
+        self.status.info(f"{len(labels)} configuration(s) on {len(s['columns'])} attribute(s){sampled}; "
+                         f"displacements by {s['convention']}.")
 
     def _sync_visibility(self) -> None:
         compare = self.mode.value == "compare"
@@ -458,9 +576,49 @@ class DominancePanel:
         self.beta.disabled = self.risk_view.value != ALL
         self.pi.disabled = self.loss_view.value != ALL
 
-    def _refresh(self) -> None:
-        result = self._compute()          # raises on bad input: nothing below runs, the last view stays
-        self._show(result)
+    def _refresh(self, *, force: bool = False, in_task: bool = False) -> None:
+        """Recompute for the current controls: at once when cheap, else behind "Compute" in the background.
+
+        ``force`` (the Compute button) starts the background computation of slow work; ``in_task``: called
+        from a background result that came too late for the current settings.
+        """
+        self._generation += 1
+        s = self._settings()              # raises on bad input: nothing below runs, the last view stays
+        seconds = self.estimate = self._estimate(s)
+        if seconds <= self.background_seconds:
+            result = self._compute(s)
+            with self.task.lock:
+                self._show(result)
+            return
+        n = s["X"].shape[0]
+        if self.task.running and not in_task:
+            self.status.info("Computing for the previous settings; the current ones are applied when it ends "
+                             "(Cancel stops it; the plots show the last curves).")
+            return
+        if not force:
+            self.status.info(f"{n:,} records: press Compute to update the curves (roughly {max(seconds, 1):.0f} s "
+                             f"here; it can be cancelled). The plots show the last curves.")
+            return
+        generation = self._generation
+        self.task.start(lambda progress: self._compute(s, progress), lambda result: self._finish(result, generation),
+                        message=f"Computing the curves on {n:,} records... (Cancel stops it; the plots show the "
+                                f"last curves until then)", disable=(self.compute_button,))
+
+    def _finish(self, result: dict[str, Any], generation: int) -> None:
+        """A background result: shown if the settings are still those it was computed for, else recomputed."""
+        if generation == self._generation and result["settings"]["token"] == self._data_token:
+            self._show(result)
+        else:                              # the controls moved meanwhile; the caches it filled make this quicker
+            self._refresh(in_task=True)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until a background computation (if any) has ended (notebooks, tests)."""
+        self.task.wait(timeout)
+
+    @property
+    def running(self) -> bool:
+        """Whether curves are being computed in the background."""
+        return self.task.running
 
     # -------------------------------------------------------------------------------------- callbacks
     @guarded
@@ -477,6 +635,11 @@ class DominancePanel:
                     self.parameters[i].value = float(spec.default)
                     return                 # that change refreshes
         self._refresh()
+
+    @guarded
+    def _on_compute(self) -> None:
+        self._sync_visibility()
+        self._refresh(force=True)
 
     @guarded
     def _on_source(self, change: dict | None = None) -> None:

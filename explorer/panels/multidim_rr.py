@@ -3,13 +3,13 @@
 Wiring only: every number comes from :mod:`explorer.core.multidim_rr` and
 :mod:`explorer.core.experiments`.  The dependence heatmap and the clusters of
 Algorithm 1 follow the controls at once; Monte Carlo runs (Figure 3's curves, or
-a Table 1 row for the chosen p) run behind a button in a background thread,
-with a progress bar and a cancel button, and fill the plot as chunks complete.
+a Table 1 row for the chosen p) run behind a button in the shared
+:class:`~explorer.panels._base.BackgroundTask` (thread, progress bar, Cancel) and
+fill the plot as chunks complete; a cancelled experiment keeps its runs.
 """
 
 from __future__ import annotations
 
-import threading
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -44,9 +44,10 @@ from explorer.core.multidim_rr import (
     relative_error_bound,
     rr_adjust,
 )
-from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
+from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import AppState, StatusLine, csv_download_link, escape, guarded, make_figure
+from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
+                                   make_figure)
 from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves
 
 __all__ = ["MultiDimRRPanel"]
@@ -74,8 +75,7 @@ class MultiDimRRPanel:
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
         self._executor_factory = executor_factory or (lambda: ThreadPoolExecutor(max_workers=1))
-        self._thread: threading.Thread | None = None
-        self._cancel = threading.Event()
+        self.task = BackgroundTask(self.status, description="runs", name="explorer-mdrr")
         self._rows: list[pd.DataFrame] = []
         self.last_result: ExperimentResult | None = None
         self.data = None
@@ -110,9 +110,10 @@ class MultiDimRRPanel:
                                                 style={"button_width": "170px"})
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play",
                                          layout=_layout("100px"))
-        self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True,
-                                            layout=_layout("100px"))
-        self.progress = widgets.IntProgress(value=0, min=0, max=1, description="", layout=_layout("260px"))
+        self.cancel_button = self.task.cancel_button        # the shared task's bar and Cancel, counting runs
+        self.cancel_button.disabled = True
+        self.progress = self.task.progress
+        self.progress.description = ""
         self.progress_label = widgets.HTML("")
         self.export = widgets.HTML("")
         self.info = widgets.HTML("")
@@ -151,7 +152,7 @@ class MultiDimRRPanel:
         self.sweeps.observe(self._on_sweeps, names="value")
         self.state.observe(self._on_shared_dataset, names="dataset")
         self.run_button.on_click(self._on_run)
-        self.cancel_button.on_click(self._on_cancel)
+        self.cancel_button.on_click(self._on_cancel)         # besides the task's own handler: say it in words
 
         intro = widgets.HTML(
             "<b>Multi-dimensional randomized response</b> (paper 003). Randomizing each attribute separately "
@@ -163,10 +164,9 @@ class MultiDimRRPanel:
             widgets.VBox([self.source, self.attributes]),
             widgets.VBox([self.mechanism, self.p, self.epsilon, self.t_v, self.t_d, self.dependence, self.proper]),
         ], layout=widgets.Layout(flex_flow="row wrap"))
-        run_row = widgets.HBox([self.experiment, self.runs, self.run_button, self.cancel_button],
+        run_row = widgets.HBox([self.experiment, self.runs, self.run_button, self.task.widget],
                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        progress_row = widgets.HBox([self.progress, self.progress_label, self.export],
-                                    layout=widgets.Layout(align_items="center"))
+        progress_row = widgets.HBox([self.progress_label, self.export], layout=widgets.Layout(align_items="center"))
         plots = widgets.HBox([self.dep_canvas, self.curve_canvas], layout=widgets.Layout(flex_flow="row wrap"))
         example = widgets.VBox([
             widgets.HTML("<b>Example 1 of 003: RR-Adjustment's convergence.</b> Ten randomized records "
@@ -308,12 +308,11 @@ class MultiDimRRPanel:
     # ------------------------------------------------------------------ experiments
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self.task.running
 
     def join(self, timeout: float | None = None) -> None:
         """Wait for a running experiment (tests, notebooks)."""
-        if self._thread is not None:
-            self._thread.join(timeout)
+        self.task.wait(timeout)
 
     @guarded
     def _on_run(self, button: Any = None) -> None:
@@ -345,7 +344,6 @@ class MultiDimRRPanel:
             job = dict(func=run_table, args=dict(data=data, ps=[p], t_ds=TABLE_TD, t_vs=t_vs, **common))
             total = runs * len(TABLE_TD) * len(t_vs)
         self._rows = []
-        self._cancel.clear()
         self.progress.max, self.progress.value = total, 0
         self.progress_label.value = f"0 / {total} runs"
         self.export.value = ""
@@ -356,46 +354,50 @@ class MultiDimRRPanel:
             self.curve_figure.canvas.draw_idle()
         else:
             self.grid.value = ""
-        self.run_button.disabled, self.cancel_button.disabled = True, False
-        self.status.info(f"Running {total} runs in the background…")
-        self._thread = threading.Thread(target=self._work, args=(kind, job, total), daemon=True)
-        self._thread.start()
+        self.cancel_button.disabled = False
+        self.task.start(lambda report: self._work(kind, job, total), lambda result: None,
+                        message=f"Running {total} runs in the background…", disable=(self.run_button,))
 
     def _on_cancel(self, button: Any = None) -> None:
-        self._cancel.set()
-        self.status.info("Cancelling: the runs already done are kept…")
+        if self.running:
+            self.status.info("Cancelling: the runs already done are kept…")
 
-    def _work(self, kind: str, job: dict, total: int) -> None:
+    def _work(self, kind: str, job: dict, total: int) -> ExperimentResult:
+        """The task's compute: run the experiment, showing chunks as they complete (under ``task.lock``).
+
+        A cancelled run returns normally with the runs done (the runner polls the task's
+        Cancel); errors are left to the task, which says them on the status line.
+        """
         executor = None
         try:
             executor = self._executor_factory()
 
             def on_result(frame: pd.DataFrame) -> None:
-                self._rows.append(frame)
-                self._show_partial(kind)
+                with self.task.lock:
+                    self._rows.append(frame)
+                    self._show_partial(kind)
 
             def progress(done: int, total_: int) -> None:
                 self.progress.value = min(done, self.progress.max)
                 self.progress_label.value = f"{done} / {total_} runs"
 
-            result = job["func"](executor=executor, on_result=on_result, progress=progress, cancel=self._cancel,
-                                 **job["args"])
-            self.last_result = result
-            self._show_partial(kind, final=True)
-            self._make_export(result)
-            word = "Cancelled" if result.cancelled else "Done"
-            notes = sorted(set(result.rows["note"].dropna()) - {""}) if "note" in result.rows else []
-            extra = f" Some runs gave no estimate: {notes[0]}" if notes else ""
-            self.status.info(f"{word}: {result.runs_done} of {result.runs_requested} runs in "
-                             f"{result.elapsed:.1f} s (medians of 5 count queries per run and σ).{extra}")
-        except ExplorerError as error:
-            self.status.error(str(error))
-        except Exception as error:  # never let a thread die silently
-            self.status.error(f"The experiment stopped ({type(error).__name__}); the runs done are kept.")
+            result = job["func"](executor=executor, on_result=on_result, progress=progress,
+                                 cancel=lambda: self.task.cancelled, **job["args"])
+            with self.task.lock:
+                self.last_result = result
+                self._show_partial(kind, final=True)
+                self._make_export(result)
+                word = "Cancelled" if result.cancelled else "Done"
+                notes = sorted(set(result.rows["note"].dropna()) - {""}) if "note" in result.rows else []
+                extra = f" Some runs gave no estimate: {notes[0]}" if notes else ""
+                summary = (f"{word}: {result.runs_done} of {result.runs_requested} runs in "
+                           f"{result.elapsed:.1f} s (medians of 5 count queries per run and σ).{extra}")
+                self.status.info(summary)
+            return result
         finally:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
-            self.run_button.disabled, self.cancel_button.disabled = False, True
+            self.cancel_button.disabled = True
 
     def _show_partial(self, kind: str, final: bool = False) -> None:
         if not self._rows:

@@ -9,9 +9,7 @@ Moving epsilon, the EMD bound or the selected cluster only updates the plots.
 
 from __future__ import annotations
 
-import logging
 import math
-import threading
 from typing import Any
 
 import ipywidgets as widgets
@@ -32,9 +30,10 @@ from explorer.core.t_closeness import (
     t_close_microaggregation,
     worst_case_cluster,
 )
-from explorer.errors import CancelledError, DatasetError, ExplorerError, InvalidParameterError
+from explorer.errors import DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import AppState, StatusLine, csv_download_link, escape, guarded, make_figure
+from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
+                                   make_figure)
 from explorer.plotting.t_closeness import (
     plot_cluster_deniability,
     plot_cluster_distribution,
@@ -43,8 +42,6 @@ from explorer.plotting.t_closeness import (
 )
 
 __all__ = ["TClosenessPanel"]
-
-log = logging.getLogger("explorer.panels")
 
 METHODS = [("MDAV microaggregation (k)", "mdav"), ("group by the quasi-identifiers", "group_by"),
            ("t-close microaggregation (k, t)", "t_close")]
@@ -77,9 +74,8 @@ class TClosenessPanel:
         self._order = np.zeros(0, dtype=int)
         self._busy = False
         self._epsilon_error = False
-        self._worker: threading.Thread | None = None
-        self._cancel = threading.Event()
-        self._lock = threading.RLock()
+        self.task = BackgroundTask(self.status, description="clustering", name="t-closeness-clustering")
+        self._lock = self.task.lock          # the background result and the kernel's redraws take turns
         self.background_cost = self.BACKGROUND_COST
 
         box = widgets.Layout
@@ -111,9 +107,9 @@ class TClosenessPanel:
                                           continuous_update=False, layout=box(width="420px"))
         self.summary = widgets.HTML()
         self.table = widgets.HTML()
-        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="clustering",
-                                              layout=box(display="none"))
-        self.cancel_button = widgets.Button(description="Cancel", icon="stop", layout=box(display="none"))
+        self.progress = self.task.progress   # the shared task's bar and Cancel button, shown while it runs
+        self.cancel_button = self.task.cancel_button
+        traitlets.dlink((self.task.widget.layout, "display"), (self.progress.layout, "display"))
         self.export_button = widgets.Button(description="Export clusters (CSV)", icon="download")
         self.download = widgets.HTML()
         for w, name in ((self.quasi_identifiers, "qis"), (self.sensitive, "sensitive"), (self.binning, "binning"),
@@ -158,7 +154,6 @@ class TClosenessPanel:
         self.worst_value.observe(self._on_bound_change, names="value")
         self.cluster_button.on_click(self._on_cluster_button)
         self.export_button.on_click(self._on_export)
-        self.cancel_button.on_click(self._on_cancel)
 
         intro = widgets.HTML(
             "<b>t-closeness and differential privacy</b> (paper 000, Section IV). Records are grouped into "
@@ -170,7 +165,7 @@ class TClosenessPanel:
             self.quasi_identifiers,
             widgets.VBox([self.sensitive, self.binning, self.bins, self.edges]),
             widgets.VBox([self.method, widgets.HBox([self.k, self.cluster_button]),
-                          widgets.HBox([self.progress, self.cancel_button])]),
+                          self.task.widget]),
         ], layout=box(flex_flow="row wrap"))
         bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
@@ -389,7 +384,7 @@ class TClosenessPanel:
                 return
             compute = self._clustering_job(qis)
             if cost > self.background_cost:
-                self._start_worker(key, compute)
+                self._start_clustering(key, compute)
                 return
             clustering = compute(None)
             self._store(key, clustering)
@@ -419,52 +414,26 @@ class TClosenessPanel:
     @property
     def running(self) -> bool:
         """Whether a clustering runs in the background."""
-        return self._worker is not None and self._worker.is_alive()
+        return self.task.running
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until the background clustering (if any) has finished (for notebooks and tests)."""
-        if self._worker is not None:
-            self._worker.join(timeout)
+        self.task.wait(timeout)
 
-    def _start_worker(self, key: tuple, compute) -> None:
-        self._cancel.clear()
-        self.progress.value = 0.0
-        self.progress.layout.display = None
-        self.cancel_button.layout.display = None
-        self.cluster_button.disabled = True
-        self.status.info("Clustering... (press Cancel to stop; the plots show the last clustering until then)")
+    def _start_clustering(self, key: tuple, compute) -> None:
+        """Run ``compute(progress)`` in the shared background task; its clustering is shown when it ends."""
 
-        def progress(fraction: float) -> bool:
-            self.progress.value = float(fraction)
-            return not self._cancel.is_set()
+        def done(clustering: Clustering) -> None:
+            if key[0] != id(self.frame):         # the data set changed meanwhile: the result is moot
+                self.status.info("The data set changed during the clustering; its result was discarded.")
+                return
+            self._store(key, clustering)
+            self.clustering = clustering
+            self._refresh_profile()
 
-        def run() -> None:
-            try:
-                clustering = compute(progress)
-                if key[0] != id(self.frame):         # the data set changed meanwhile: the result is moot
-                    self.status.info("The data set changed during the clustering; its result was discarded.")
-                    return
-                self._store(key, clustering)
-                with self._lock:
-                    self.clustering = clustering
-                    self._refresh_profile()
-            except CancelledError as error:
-                self.status.info(f"{error}; the previous clustering is kept.")
-            except ExplorerError as error:
-                self.status.error(str(error))
-            except Exception as error:  # a bug: say so in words, log the traceback kernel-side only
-                log.exception("background clustering failed")
-                self.status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
-            finally:
-                self.progress.layout.display = "none"
-                self.cancel_button.layout.display = "none"
-                self.cluster_button.disabled = False
-
-        self._worker = threading.Thread(target=run, name="t-closeness-clustering", daemon=True)
-        self._worker.start()
-
-    def _on_cancel(self, button: Any = None) -> None:
-        self._cancel.set()
+        # a cancel raises CancelledError in the core's words ("clustering cancelled after ...")
+        self.task.start(compute, done, disable=(self.cluster_button,),
+                        message="Clustering... (press Cancel to stop; the plots show the last clustering until then)")
 
     def _refresh_profile(self) -> None:
         with self._lock:

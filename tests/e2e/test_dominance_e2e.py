@@ -38,3 +38,19 @@ def test_two_configurations_give_a_verdict_and_follow_a_change(app_page, tmp_pat
     expect(panel.locator(".explorer-status")).to_contain_text("sd_fraction must be <= 3", timeout=30_000)
     expect(risk).to_contain_text("Data shuffling")
     save_screenshot(app_page, tmp_path, "dominance-after-change")
+
+
+def test_full_adult_waits_for_compute_and_runs_with_a_progress_bar(app_page):
+    open_tab(app_page, "Dominance")
+    panel = app_page.locator(".explorer-dominance")
+    status = panel.locator(".explorer-status")
+    expect(status).to_contain_text("5,000 of 32,561", timeout=30_000)
+    records = panel.locator(".explorer-dominance-max-records input")
+    records.fill("0")
+    records.press("Enter")
+    expect(status).to_contain_text("press Compute", timeout=30_000)
+    expect(panel.locator(".explorer-dominance-risk-verdict")).to_contain_text("α")   # the last view stays
+    panel.locator(".explorer-dominance-compute").click()
+    expect(status).to_contain_text("(32,561 records)", timeout=120_000)
+    expect(panel.locator(".explorer-dominance-task")).to_be_hidden()
+    expect(panel.locator(".explorer-dominance-compute")).to_be_enabled()

@@ -40,3 +40,30 @@ def test_004_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_pa
     page.wait_for_timeout(1000)
     save_screenshot(page, tmp_path, "permutation-004-additive-noise")
     assert before  # the summary existed before the change
+
+
+def test_large_synthetic_data_runs_behind_compute(app_page, tmp_path):
+    page = app_page
+    open_tab(page, "Permutation")
+    panel = page.locator(".explorer-permutation-panel")
+    status = panel.locator(".explorer-status").first
+    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
+                                                                    timeout=30_000)
+    panel.locator(".explorer-perm-source select").select_option(label="synthetic normal")
+    expect(status).to_contain_text("1,000 records, 3 attribute(s).", timeout=30_000)
+    expect(panel.locator(".explorer-perm-compute")).to_be_hidden()
+    n = panel.locator(".explorer-perm-n input")
+    n.fill("20000")
+    n.press("Enter")
+    # estimated slow: nothing runs until Compute, the last view stays
+    expect(status).to_contain_text("Large input: 20,000 records", timeout=30_000)
+    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("of 1000 records")
+    compute = panel.locator(".explorer-perm-compute")
+    expect(compute).to_be_visible()
+    compute.click()
+    expect(status).to_contain_text("20,000 records, 3 attribute(s).", timeout=90_000)
+    expect(compute).to_be_hidden()
+    expect(panel.locator(".explorer-perm-task")).to_be_hidden()
+    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("of 20000 records")
+    expect(status).not_to_contain_text("wrong")
+    save_screenshot(page, tmp_path, "permutation-large-synthetic")

@@ -61,7 +61,7 @@ def test_background_task_cancel_keeps_the_previous_view():
     started.wait(5)
     task.cancel_button.click()
     task.wait(10)
-    assert seen == [] and "Cancelled" in status.message and not status.is_error
+    assert seen == [] and status.message == "Stopped; the previous view is kept." and not status.is_error
 
 
 def test_background_task_errors_go_to_the_status_line():

@@ -187,3 +187,99 @@ def test_config_round_trip(small_state):
     from explorer.errors import ConfigurationError
     with pytest.raises(ConfigurationError):
         other.apply_config({"colour": "red"})
+
+
+# ------------------------------------------------------------------------------ slow work in the background
+def test_small_inputs_stay_synchronous(small_state):
+    panel = DominancePanel(state=small_state)
+    assert panel.estimate < panel.background_seconds and not panel.running
+    panel.alpha_min.value = -20.0
+    assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-20.0)
+
+
+def test_slow_work_waits_for_compute_and_lands_when_it_finishes(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.background_seconds = 0.0                       # every change counts as slow
+    before = [c.values.copy() for c in panel.risk_curves]
+    panel.risk_view.value = ALL
+    assert "press Compute" in panel.status.message and not panel.status.is_error
+    assert all(np.array_equal(a, c.values) for a, c in zip(before, panel.risk_curves))   # last view kept
+    panel.compute_button.click()
+    panel.wait(30)
+    assert not panel.running and not panel.compute_button.disabled
+    assert panel.task.widget.layout.display == "none" and panel.task.progress.value == 1.0
+    assert "D(α, β = 1)" in panel.risk_ax.get_title() and "300 records" in panel.status.message
+    assert not all(np.array_equal(a, c.values) for a, c in zip(before, panel.risk_curves))
+
+
+def test_cancel_keeps_the_last_curves(small_state):
+    import threading
+
+    panel = DominancePanel(state=small_state)
+    panel.background_seconds = 0.0
+    before = [c.values.copy() for c in panel.risk_curves]
+    started, release = threading.Event(), threading.Event()
+    masked = panel._displacements_of
+
+    def slow(*args):
+        started.set()
+        release.wait(10)
+        return masked(*args)
+
+    panel._displacements_of = slow
+    panel.parameters[0].value = 1.0
+    panel.compute_button.click()
+    assert started.wait(10) and panel.running and panel.compute_button.disabled
+    assert panel.task.widget.layout.display is None
+    panel.task.cancel_button.click()
+    release.set()
+    panel.wait(30)
+    assert "Cancelled" in panel.status.message and not panel.status.is_error
+    assert all(np.array_equal(a, c.values) for a, c in zip(before, panel.risk_curves))
+    assert not panel.compute_button.disabled and panel.task.widget.layout.display == "none"
+
+
+def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_state):
+    import threading
+
+    panel = DominancePanel(state=small_state)
+    panel.background_seconds = 0.0
+    started, release = threading.Event(), threading.Event()
+    masked = panel._displacements_of
+
+    def slow(*args):
+        started.set()
+        release.wait(10)
+        return masked(*args)
+
+    panel._displacements_of = slow
+    panel.alpha_min.value = -20.0
+    panel.compute_button.click()
+    assert started.wait(10)
+    panel._displacements_of = masked
+    panel.alpha_min.value = -30.0                        # while it runs: its result is for old settings
+    assert "previous settings" in panel.status.message
+    release.set()
+    panel.wait(30)
+    assert "press Compute" in panel.status.message       # re-planned for the current settings when it ended
+    assert panel.risk_curves[0].grid[1] == pytest.approx(-10.0)
+    panel.background_seconds = 10.0                      # what is left is quick (displacements are cached)
+    panel.alpha_min.value = -40.0
+    assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-40.0)
+
+
+def test_full_adult_is_estimated_slow_and_computed_behind_the_button():
+    from explorer.core.datasets import adult
+
+    state = AppState()
+    state.dataset = adult()
+    panel = DominancePanel(state=state)                  # the default 5,000-record sample: at once
+    assert not panel.running and "5,000 of 32,561" in panel.status.message
+    panel.max_records.value = 0
+    assert panel.estimate > panel.background_seconds and "press Compute" in panel.status.message
+    assert "5,000 of 32,561" not in panel.status.message and len(panel.risk_curves) == 2
+    panel.compute_button.click()
+    panel.wait(120)
+    assert "(32,561 records)" in panel.status.message, panel.status.message
+    panel.beta.value = -2.0                              # cached curves: answers at once
+    assert not panel.running and "32,561 records" in panel.status.message

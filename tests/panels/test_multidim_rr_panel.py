@@ -131,3 +131,45 @@ def test_config_round_trip():
 def test_forged_run_count_is_refused(panel):
     panel.runs.value = 0                   # clamped by the widget to 1
     assert panel.runs.value == 1
+
+
+def test_runs_use_the_shared_background_task():
+    panel = MultiDimRRPanel()
+    assert panel.progress is panel.task.progress and panel.cancel_button is panel.task.cancel_button
+    assert panel.task.widget.layout.display == "none"
+    panel.runs.value = 1000
+    panel.run_button.click()
+    assert panel.running and panel.task.running and panel.run_button.disabled
+    assert panel.task.widget.layout.display is None and "Running 1000 runs" in panel.status.message
+    for _ in range(600):                          # let a few chunks land: the curves fill as they complete
+        if panel.progress.value >= 2:
+            break
+        panel.join(0.2)
+    panel.cancel_button.click()
+    panel.join(120)
+    result = panel.last_result
+    assert result.cancelled and 0 < result.runs_done < 1000
+    # the run's own summary, not the task's generic words: the runs done are kept and shown
+    assert panel.status.message.startswith(f"Cancelled: {result.runs_done} of 1000 runs")
+    assert "previous view" not in panel.status.message and not panel.status.is_error
+    for line in panel.curve_artists.lines.values():
+        assert np.all(np.isfinite(line.get_ydata()))
+    assert "data:text/csv" in panel.export.value
+    assert panel.task.widget.layout.display == "none" and not panel.run_button.disabled
+    assert panel.cancel_button.disabled
+
+
+def test_an_error_in_a_run_is_said_in_words(monkeypatch):
+    import explorer.panels.multidim_rr as module
+    from explorer.errors import InvalidParameterError
+
+    def refuse(**kwargs):
+        raise InvalidParameterError("sigma grid must not be empty")
+
+    monkeypatch.setattr(module, "run_figure3", refuse)
+    panel = MultiDimRRPanel()
+    panel.run_button.click()
+    panel.join(60)
+    assert panel.status.is_error and panel.status.message == "sigma grid must not be empty"
+    assert not panel.run_button.disabled and panel.cancel_button.disabled and not panel.running
+    assert panel.clusters                           # the last valid view stays

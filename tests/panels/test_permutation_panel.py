@@ -153,3 +153,107 @@ def test_config_roundtrip(panel):
     np.testing.assert_array_equal(other.analysis.Y, panel.analysis.Y)
     other.apply_config({"method": "nonsense"})
     assert "not applied: method" in other.status.message
+
+
+def test_staged_analysis_is_the_core_analysis():
+    from explorer.core.permutation import permutation_analysis
+    from explorer.panels.permutation import staged_analysis
+    t = domingo_muralidhar_example()
+    X, Y = t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]].rename(columns=lambda c: c.replace("Y", "X"))
+    for ties, n_random in (("random", "all"), ("average", 500)):
+        stages = []
+        a = staged_analysis(X, Y, n_random=n_random, ties=ties, rng=np.random.default_rng(7), step=stages.append)
+        b = permutation_analysis(X, Y, n_random=n_random, ties=ties, rng=np.random.default_rng(7))
+        assert stages == ["reverse mapping", "rank displacement", "distances", "linkage", "random records"]
+        for field in ("X", "Y", "Z", "E", "spearman", "extent", "displacement"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+        np.testing.assert_array_equal(a.privacy.distances.distance, b.privacy.distances.distance)
+        assert a.linkage.n_correct == b.linkage.n_correct
+        assert a.verification.hellinger == b.verification.hellinger
+        pd.testing.assert_frame_equal(a.record_table(), b.record_table())
+
+
+def test_estimate_keeps_default_sizes_synchronous():
+    from explorer.panels.permutation import SLOW_SECONDS, estimate_seconds
+    assert estimate_seconds(20, 3, 8000) < SLOW_SECONDS                     # the 004 example, all random records
+    assert estimate_seconds(1000, 3, 10_000) < SLOW_SECONDS                 # default synthetic sample
+    assert estimate_seconds(5000, 6, 10_000) < SLOW_SECONDS                 # default Adult sample
+    assert estimate_seconds(32_561, 6, 10_000) > SLOW_SECONDS               # full Adult
+    assert estimate_seconds(50_000, 3, 10_000) > SLOW_SECONDS               # 50,000 synthetic records
+    assert estimate_seconds(1000, 2, 1_000_000) > SLOW_SECONDS              # 'all' random records of 1000^2
+    assert estimate_seconds(10_000, 6, 10_000, "multivariate_microaggregation", 3) > SLOW_SECONDS
+
+
+def _large(panel):
+    """Synthetic 20,000 x 3: estimated above the threshold."""
+    panel.source.value = "synthetic"
+    small = panel.analysis
+    assert small.X.shape == (1000, 3) and panel.compute_button.layout.display == "none"
+    panel.n.value = 20_000
+    return small
+
+
+def test_large_input_waits_for_compute_then_runs_in_the_background(panel):
+    small = _large(panel)
+    assert panel.analysis is small and panel.compute_button.layout.display is None
+    assert "Large input: 20,000 records × 3 attribute(s) with 10,000 random records" in panel.status.message
+    assert not panel.task.running
+    panel.attribute.value = "X2"                    # the last view still answers
+    assert not panel.status.is_error
+    panel.compute_button.click()
+    assert panel.compute_button.disabled and panel.task.widget.layout.display is None
+    assert "in the background" in panel.status.message
+    panel.task.wait(120)
+    assert not panel.task.running and panel.analysis.X.shape == (20_000, 3)
+    assert panel.task.progress.value == 1.0 and panel.task.widget.layout.display == "none"
+    assert panel.compute_button.layout.display == "none" and not panel.compute_button.disabled
+    assert panel.status.message.startswith("20,000 records, 3 attribute(s).") and not panel.status.is_error
+    assert "random records" in panel.verdict.value and panel.record.max == 20_000
+    # the same analysis as a synchronous run of the same controls
+    from explorer.core.permutation import permutation_analysis
+    Y = pd.DataFrame(panel._masked(panel.X[["X1", "X2", "X3"]]), columns=["X1", "X2", "X3"])
+    direct = permutation_analysis(panel.X, Y, n_random=10_000, ties=panel.ties.value, rng=panel._rng("analysis"))
+    np.testing.assert_array_equal(panel.analysis.Z, direct.Z)
+    assert panel.analysis.linkage.n_correct == direct.linkage.n_correct
+
+
+def test_cancel_keeps_the_previous_view_and_compute_can_be_pressed_again(panel):
+    small = _large(panel)
+    panel.compute_button.click()
+    panel.task.cancel_button.click()
+    panel.task.wait(120)
+    assert panel.analysis is small and "Cancelled" in panel.status.message and not panel.status.is_error
+    assert panel.compute_button.layout.display is None and not panel.compute_button.disabled
+    panel.compute_button.click()
+    panel.task.wait(120)
+    assert panel.analysis.X.shape == (20_000, 3)
+
+
+def test_changed_controls_drop_a_running_analysis(panel):
+    _large(panel)
+    panel.compute_button.click()
+    panel.n.value = 300                             # small again: computed at once
+    assert panel.analysis.X.shape == (300, 3)
+    panel.task.wait(120)
+    assert panel.analysis.X.shape == (300, 3) and panel.compute_button.layout.display == "none"
+    assert panel.status.message.startswith("300 records")
+
+
+def test_errors_in_the_background_are_a_message(panel, monkeypatch):
+    import explorer.panels.permutation as module
+    from explorer.errors import InvalidParameterError
+    panel.source.value = "synthetic"
+    panel.n.value = 10_000
+    panel.method.value = "multivariate_microaggregation"
+    assert panel.compute_button.layout.display is None          # MDAV on 10,000 records: estimated slow
+    valid = panel.analysis
+
+    def refuse(*args, **kwargs):
+        raise InvalidParameterError("k must be <= 9, got 10")
+
+    monkeypatch.setattr(module, "mask", refuse)
+    panel.seed.value = 2
+    panel.compute_button.click()
+    panel.task.wait(120)
+    assert panel.status.is_error and panel.status.message == "k must be <= 9, got 10"
+    assert panel.analysis is valid and not panel.compute_button.disabled

@@ -240,7 +240,7 @@ def test_background_clustering_can_be_cancelled():
     assert panel.running and panel.cluster_button.disabled and panel.progress.layout.display is None
     panel.cancel_button.click()
     panel.wait(60)
-    assert "cancelled after" in panel.status.message and "previous clustering is kept" in panel.status.message
+    assert "cancelled after" in panel.status.message and "previous view is kept" in panel.status.message
     assert panel.clustering is first and not panel.cluster_button.disabled
 
 
@@ -264,3 +264,29 @@ def test_an_epsilon_move_does_not_hide_another_error(panel):
     assert panel.status.is_error and "cannot be both" in panel.status.message
     panel.epsilon.value = 5.0
     assert panel.status.is_error and "cannot be both" in panel.status.message
+
+
+def test_background_clustering_uses_the_shared_task_and_drops_a_moot_result(panel, small_frame, monkeypatch):
+    import threading
+
+    import explorer.panels.t_closeness as module
+
+    assert panel.progress is panel.task.progress and panel.cancel_button is panel.task.cancel_button
+    started, release = threading.Event(), threading.Event()
+    real_mdav = module.mdav
+
+    def slow_mdav(*args, **kwargs):
+        started.set()
+        release.wait(10)
+        return real_mdav(*args, **kwargs)
+
+    monkeypatch.setattr(module, "mdav", slow_mdav)
+    panel.background_cost = 0
+    panel.k.value = 12
+    assert started.wait(10) and panel.running and panel.progress.layout.display is None
+    monkeypatch.setattr(module, "mdav", real_mdav)
+    panel.state.dataset = small_frame.iloc[:200].copy()       # a new data set while it runs
+    release.set()
+    panel.wait(30)
+    assert not panel.running and "its result was discarded" in panel.status.message
+    assert panel.progress.layout.display == "none" and not panel.cluster_button.disabled
