@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import time
+
+import numpy as np
+from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import open_tab, save_screenshot
@@ -18,10 +23,28 @@ def _open(page):
     return panel, status
 
 
+def _pixels(locator) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(locator.screenshot())).convert("RGB")).astype(int)
+
+
+def _wait_for_pixels(locator, accept, timeout: float = TIMEOUT / 1000) -> np.ndarray:
+    deadline = time.monotonic() + timeout
+    while True:
+        pixels = _pixels(locator)
+        if accept(pixels) or time.monotonic() > deadline:
+            return pixels
+        time.sleep(0.25)
+
+
 def test_moving_epsilon_changes_status_and_label(app_page, tmp_path):
     panel, status = _open(app_page)
     label = panel.locator(".explorer-rr-epsilon-label")
     expect(label).to_contain_text("ε = 1", timeout=TIMEOUT)
+    # the four plots' canvas: drawn (not blank) before the slider moves
+    figure = panel.locator(".jupyter-matplotlib-canvas-div").first
+    expect(figure).to_be_visible(timeout=TIMEOUT)
+    before = _wait_for_pixels(figure, lambda p: (p.min(axis=2) < 200).mean() > 0.05)
+    assert (before.min(axis=2) < 200).mean() > 0.05, "the figure was not drawn in the browser"
     handle = panel.locator(".explorer-rr-epsilon .noUi-handle").first
     handle.focus()
     for _ in range(10):
@@ -29,6 +52,10 @@ def test_moving_epsilon_changes_status_and_label(app_page, tmp_path):
     expect(label).to_contain_text("ε = 1.1", timeout=TIMEOUT)
     expect(status).to_contain_text("ε = 1.1 (column 1)", timeout=TIMEOUT)
     expect(status).to_contain_text("by at most 3.0", timeout=TIMEOUT)
+    # the slider moves are blitted: the browser decodes the kernel's diff PNGs and the picture changes
+    after = _wait_for_pixels(figure, lambda p: p.shape == before.shape and np.abs(p - before).max() > 40)
+    assert after.shape == before.shape and np.abs(after - before).max() > 40, "the figure did not change"
+    assert (after.min(axis=2) < 200).mean() > 0.05
     typed = panel.locator(".explorer-rr-epsilon-text input")
     typed.fill("2")
     typed.press("Enter")

@@ -283,3 +283,62 @@ def test_saved_figures_contain_the_moving_artists(panel, tmp_path):
     blitted = np.asarray(panel.figure.canvas.get_renderer().buffer_rgba()).copy()
     panel.figure.canvas.draw()                      # a full redraw gives the same pixels
     np.testing.assert_array_equal(np.asarray(panel.figure.canvas.get_renderer().buffer_rgba()), blitted)
+
+
+def _decode(png):
+    import io
+
+    from PIL import Image
+    return np.asarray(Image.open(io.BytesIO(png))).view(np.uint32).squeeze(2)
+
+
+def test_blitted_move_sends_a_diff_png_that_rebuilds_the_canvas(panel):
+    import base64
+    canvas = panel.figure.canvas
+    sent = []
+    canvas.send = lambda content, buffers=None: buffers and sent.append(bytes(buffers[0]))
+    canvas.draw()                                   # before a browser view: a data URL is kept as well
+    shown = _decode(sent[-1])                       # a full image
+    np.testing.assert_array_equal(_decode(base64.b64decode(canvas._data_url)), shown)
+    canvas._handle_message(canvas, {"type": "initialized"}, [])   # a browser view attached
+    url = canvas._data_url
+    for epsilon in (2.0, 2.5, 0.2):
+        count = len(sent)
+        panel.epsilon.value = epsilon               # blitted
+        assert len(sent) == count + 1 and canvas._current_image_mode == "diff"
+        diff = _decode(sent[-1])
+        assert 0 < np.count_nonzero(diff) < diff.size // 2   # only the changed pixels
+        shown = np.where(diff != 0, diff, shown)    # what the browser does with a diff image
+        current = np.asarray(canvas.get_renderer().buffer_rgba()).view(np.uint32).squeeze(2)
+        np.testing.assert_array_equal(shown, current)
+    assert canvas._data_url == url                  # no more data URLs once a view is attached
+
+
+def test_deniability_curve_is_computed_once_per_prior(panel, monkeypatch):
+    from explorer.core import deniability
+    calls = []
+    original = deniability.deniability_curve
+    monkeypatch.setattr(deniability, "deniability_curve", lambda *a, **k: calls.append(a) or original(*a, **k))
+    for epsilon in (0.5, 1.5, 2.5):
+        panel.epsilon.value = epsilon
+    assert calls == []                              # ε moves: the curve is reused
+    panel.prior_source.value = "typed"
+    panel.prior_weights.value = "1, 2, 3"
+    assert len(calls) == 1
+    np.testing.assert_allclose(panel.curve_artists.conditional.get_ydata(),
+                               original(3, np.array([1, 2, 3]) / 6, panel.results["curve"].epsilons)
+                               .conditional_entropy)
+
+
+def test_moves_that_change_nothing_drawn_are_not_redrawn(panel):
+    panel.design.value = "keep_or_uniform"
+    panel.figure.canvas.draw()
+    blits, skipped = panel.blitter.n_blits, panel.n_skipped
+    shown = snapshot(panel)
+    panel.epsilon.value = 4.0                       # this design does not depend on the ε slider
+    assert panel.blitter.n_blits == blits and panel.n_skipped == skipped + 1
+    assert_same(snapshot(panel), shown)
+    assert panel.state.epsilon == 4.0 and "The ε slider sets the optimal design" in panel.status.message
+    panel.p.value = 0.8                             # the matrix changes: blitted
+    assert panel.blitter.n_blits == blits + 1
+    assert matrix_shown(panel)[0, 0] == pytest.approx(0.8 + 0.2 / 3)

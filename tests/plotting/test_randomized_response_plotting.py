@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from explorer.core.deniability import deniability_curve, deniability_entropies, example1_matrix, posterior_matrix
 from explorer.core.randomized_response import optimal_matrix
 from explorer.plotting.randomized_response import (
+    encode_png,
     format_epsilon,
     plot_deniability,
     plot_deniability_curve,
@@ -108,3 +109,49 @@ def test_estimates_bars_and_error_bars():
 def test_format_epsilon():
     assert format_epsilon(2.0) == "ε = 2"
     assert format_epsilon(math.inf) == "ε = ∞"
+
+
+def test_encode_png_is_lossless_and_refuses_non_rgba():
+    import io
+
+    from PIL import Image
+    rng = np.random.default_rng(0)
+    rgba = rng.integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
+    rgba[:20] = 0                                    # a diff image: mostly transparent zeros
+    decoded = Image.open(io.BytesIO(encode_png(rgba)))
+    assert decoded.mode == "RGBA" and decoded.size == (53, 37)
+    np.testing.assert_array_equal(np.asarray(decoded), rgba)
+    with pytest.raises(ValueError, match="RGBA"):
+        encode_png(np.zeros((4, 4, 3), dtype=np.uint8))
+
+
+def test_heatmap_cell_texts_are_cached_bitmaps_on_agg_and_text_in_svg():
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    from explorer.plotting.randomized_response import CachedText
+    figure = Figure(figsize=(3, 3))
+    canvas = FigureCanvasAgg(figure)
+    art = plot_matrix(figure.add_subplot(), example1_matrix(), epsilon=2.0, column=0)
+    assert all(isinstance(text, CachedText) for row in art.texts for text in row)
+    canvas.draw()
+    first = np.asarray(canvas.buffer_rgba()).copy()
+    cached = len(CachedText._bitmaps)
+    canvas.draw()                                   # every cell drawn from the cache
+    assert len(CachedText._bitmaps) == cached
+    np.testing.assert_array_equal(np.asarray(canvas.buffer_rgba()), first)
+    # the same picture as plain texts anchored on the nearest whole pixel (at most 1 px of difference)
+    for row in art.texts:
+        for text in row:
+            text.__class__ = Text
+    canvas.draw()
+    plain = np.asarray(canvas.buffer_rgba()).astype(int)
+    assert np.abs(plain - first).max(axis=2).astype(bool).sum() < 0.02 * plain[:, :, 0].size
+    for row in art.texts:
+        for text in row:
+            text.__class__ = CachedText
+    svg = io.BytesIO()
+    figure.savefig(svg, format="svg")               # vector output keeps the texts as glyphs, not bitmaps
+    assert svg.getvalue().decode().count("<image") == 1
