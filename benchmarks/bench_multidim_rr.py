@@ -12,15 +12,16 @@ to ``benchmarks/results/multidim_rr_table1_<reading>.csv``.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 import time
 import tracemalloc
-from contextlib import redirect_stdout
+
 from pathlib import Path
 
 import numpy as np
+
+from _common import tee_stdout  # noqa: E402  (benchmarks/_common.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -240,24 +241,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = args.runs or (50 if args.quick else 1000)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    buffer = io.StringIO()
-
-    class Tee(io.TextIOBase):
-        def write(self, text):
-            sys.__stdout__.write(text)
-            sys.__stdout__.flush()
-            buffer.write(text)
-            return len(text)
-
     started = time.perf_counter()
-    with redirect_stdout(Tee()):
+    with tee_stdout(args.out):
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         print(f"bench_multidim_rr.py {'--quick' if args.quick else ''} ({stamp})")
         speed(args.quick)
         if not args.skip_reproduction:
             reproduction(runs, args.quick)
         print(f"\ntotal {time.perf_counter() - started:.0f} s")
-    Path(args.out).write_text(buffer.getvalue())
     return 0
 
 

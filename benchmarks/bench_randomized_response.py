@@ -20,16 +20,17 @@ Prints figures and ratios measured in this run (never asserts on time):
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import platform
 import statistics
 import sys
 import time
-from contextlib import redirect_stdout
+
 from pathlib import Path
 
 import numpy as np
+
+from _common import tee_stdout, timed  # noqa: E402  (benchmarks/_common.py)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -40,13 +41,6 @@ from explorer.core import randomized_response as rr  # noqa: E402
 R, EPSILON = 16, 1.0
 
 
-def timed(function, repeat: int = 1):
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return result, min(times), statistics.median(times)
 
 
 def peer_benchmark(codes: np.ndarray, truth: np.ndarray, ours: dict) -> None:
@@ -212,15 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="n = 100,000 and fewer panel moves")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "randomized_response.txt"))
     args = parser.parse_args(argv)
-    buffer = io.StringIO()
-
-    class Tee(io.TextIOBase):
-        def write(self, text):
-            sys.__stdout__.write(text)
-            sys.__stdout__.flush()
-            return buffer.write(text)
-
-    with redirect_stdout(Tee()):
+    out = Path(args.out)
+    with tee_stdout(out):
         load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
         print(f"# bench_randomized_response ({'quick' if args.quick else 'full'}) on {platform.platform()}, "
               f"Python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
@@ -230,9 +217,6 @@ def main(argv: list[str] | None = None) -> int:
         panel_benchmark(args.quick)
         load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
         print(f"# load average {load[0]:.2f} at the end (the machine is shared: times are inflated by load)")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(buffer.getvalue())
     print(f"written to {out}")
     return 0
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 import argparse
 import io
 import platform
-import statistics
 import sys
-import time
+
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import numpy as np
+
+from _common import tee_stdout, timed  # noqa: E402  (benchmarks/_common.py)
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -37,13 +38,6 @@ QIS = ["age", "education-num", "hours-per-week", "sex"]
 SENSITIVE = "occupation"
 
 
-def timed(function, repeat: int = 1):
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return result, min(times), statistics.median(times)
 
 
 def mdav_record_by_record(x: np.ndarray, k: int) -> np.ndarray:
@@ -178,17 +172,5 @@ if __name__ == "__main__":
     args_out = None
     if "--out" in sys.argv:
         args_out = sys.argv[sys.argv.index("--out") + 1]
-    buffer = io.StringIO()
-
-    class Tee(io.TextIOBase):
-        def write(self, text):
-            sys.__stdout__.write(text)
-            sys.__stdout__.flush()
-            buffer.write(text)
-            return len(text)
-
-    with redirect_stdout(Tee()):
+    with tee_stdout(args_out):
         main()
-    if args_out:
-        Path(args_out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args_out).write_text(buffer.getvalue())

@@ -486,6 +486,15 @@ class DominancePanel:
                 "loss_results": loss_results, "points": points, "best": best, "target": target, "settings": s}
 
     # ---------------------------------------------------------------------------------------- drawing
+    @staticmethod
+    def _draw_curves(ax, artists, curves, labels, title, crossings):
+        """Update the curves in place, or redraw the Axes when the set of configurations changed."""
+        if artists is None or len(artists.lines) != len(labels) or artists.labels != labels:
+            ax.clear()
+            return plot_curves(ax, curves, labels, title=title, crossings=crossings)
+        artists.update(curves, crossings=crossings, title=title)
+        return artists
+
     def _draw(self, result: dict[str, Any]) -> None:
         s = result["settings"]             # the settings the result was computed for (not the widgets: they may
         columns = s["columns"]             # have moved on while it ran in the background)
@@ -494,13 +503,8 @@ class DominancePanel:
         view = "all attributes, D(α, β = %g)" % s["beta"] if s["risk_view"] == ALL else \
             f"attribute {columns[int(s['risk_view'])]}"
         risk_title = f"D(α): {view}" + (" (normalised)" if s["normalize"] else "")
-        if self.risk_artists is None or len(self.risk_artists.lines) != len(labels) \
-                or self.risk_artists.labels != labels:
-            self.risk_ax.clear()
-            self.risk_artists = plot_curves(self.risk_ax, result["risk"], labels, title=risk_title,
-                                            crossings=risk_crossings)
-        else:
-            self.risk_artists.update(result["risk"], crossings=risk_crossings, title=risk_title)
+        self.risk_artists = self._draw_curves(self.risk_ax, self.risk_artists, result["risk"], labels,
+                                              risk_title, risk_crossings)
         if result["loss"]:
             loss_crossings = [c for _, _, r in result["loss_results"][:1] for c in r.crossings]
             if s["loss_view"] == ALL:
@@ -509,13 +513,8 @@ class DominancePanel:
                 j, k = (int(v) for v in s["loss_view"].split(","))
                 view = f"pair {columns[j]} & {columns[k]}"
             loss_title = f"I(θ): {view}" + (" (normalised)" if s["normalize"] else "")
-            if self.loss_artists is None or len(self.loss_artists.lines) != len(labels) \
-                    or self.loss_artists.labels != labels:
-                self.loss_ax.clear()
-                self.loss_artists = plot_curves(self.loss_ax, result["loss"], labels, title=loss_title,
-                                                crossings=loss_crossings)
-            else:
-                self.loss_artists.update(result["loss"], crossings=loss_crossings, title=loss_title)
+            self.loss_artists = self._draw_curves(self.loss_ax, self.loss_artists, result["loss"], labels,
+                                                  loss_title, loss_crossings)
         else:
             self.loss_ax.clear()
             self.loss_artists = None
