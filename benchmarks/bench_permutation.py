@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> str:
     say(f"    literal extrapolated to n = {n_big:,} (x (n/{n_literal})^2)  {extrapolated:10.0f} s "
         f"= {extrapolated / 3600:.1f} h   vs cKDTree {t_fast:.2f} s: {extrapolated / t_fast:,.0f}x")
     say()
-    del x, y
+    x = y = None  # free the arrays before the next section
 
     # 3. reverse mapping 10M x 3
     rng = np.random.default_rng(5)
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> str:
     say(f"    reverse_map_frame, ties='first', workers=2        {t_rev_threads:8.2f} s   ratio "
         f"{t_rev_threads / t_sort:5.2f}")
     say()
-    del xr, yr
+    xr = yr = None  # free the arrays before the next section
 
     # 4. peak memory of the n = 1e6 distances in a child process
     out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), n=n_big)], capture_output=True,
