@@ -39,6 +39,8 @@ from numpy.typing import ArrayLike
 from scipy.spatial import cKDTree
 
 from explorer._validation import check_int, check_number, check_rng
+# T_j and r_j live with the other displacement measures of Ruiz (2018); re-exported here.
+from explorer.core.displacement import permutation_extent, rank_displacement
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -518,58 +520,6 @@ def permutation_matrix(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: 
     p = np.zeros((n, n), dtype=np.int8)
     p[np.arange(n), position_of_rank[rz]] = 1
     return p
-
-
-def permutation_extent(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: Any = None) -> float:
-    """Ruiz's qualitative disclosure-risk measure ``T_j = 1 - trace(P_j) / n`` (002 Proposition 2).
-
-    0 when nothing moved (P is the identity), 1 when every record moved.
-
-    Examples
-    --------
-    >>> permutation_extent([135, 52, 123, 165, 160], [160, 52, 123, 135, 165])   # 002: T_2 = 0.6
-    0.6
-    """
-    rx, rz = _paired_ranks(x, z, ties, rng)
-    return float(1.0 - np.count_nonzero(rx == rz) / rx.size)
-
-
-def rank_displacement(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: Any = None,
-                      zero: float = 1e-8) -> np.ndarray:
-    """Ruiz's rank-displacement vector r_j, read off the columns of P (002 Section 3).
-
-    Parameters
-    ----------
-    x, z : array_like, shape (n,)
-        Original attribute and its reverse-mapped (or anonymized) version.
-    zero : float
-        The value given to zero displacements (Ruiz's epsilon > 0, so that
-        power means with alpha <= 0 are defined); 0 keeps them at 0.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n,), float
-        ``r[k] = (row of the 1 in column k of P) - k``: positive when x_k moved
-        down, negative when it moved up.
-
-    Notes
-    -----
-    This is a displacement of record position (PAPER_NOTES.md), not
-    rank(z) - rank(x).  It needs O(n) memory, no matrix.
-
-    Examples
-    --------
-    >>> rank_displacement([135, 52, 123, 165, 160], [160, 52, 123, 135, 165]).tolist()   # 002 r_2
-    [3.0, 1e-08, 1e-08, 1.0, -4.0]
-    """
-    zero = check_number(zero, "zero", minimum=0.0)
-    rx, rz = _paired_ranks(x, z, ties, rng)
-    n = rx.size
-    position_of_z_rank = np.empty(n + 1, dtype=np.int64)
-    position_of_z_rank[rz] = np.arange(n)
-    r = (position_of_z_rank[rx] - np.arange(n)).astype(float)
-    r[r == 0] = zero
-    return r
 
 
 def spearman(x: ArrayLike, z: ArrayLike) -> float:
