@@ -48,7 +48,7 @@ _SMALL_EXPONENT = 1.0
 #: Largest number of exponent x value products held at once (8 MB of float64).
 _BLOCK = 1 << 20
 #: Values per chunk on the chunked path (two chunk-sized arrays stay in the CPU cache).
-_CHUNK = 1 << 15
+_CHUNK = 1 << 16
 #: Within a chunk, at most this many grid steps are reached by multiplication before an exact exp ...
 _MAX_STEPS = 32
 #: ... and the exponent may change by at most this much times the spread (no overflow of the terms).

@@ -1,4 +1,5 @@
-"""Power-mean disclosure risk, information loss and dominance (paper 002 Sections 3-5, 000 Section VI-B)."""
+"""Power-mean disclosure risk, information loss and dominance (Ruiz (2018), Sections 3-5; Domingo-Ferrer and
+Soria-Comas (2018), Section VI-B)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import pmean
 
+from explorer.core import permutation as permutation_module
+from explorer.core import power_means as power_means_module
 from explorer.core.datasets import ruiz_example
 from explorer.core.dominance import (
     Curve,
@@ -30,6 +34,7 @@ from explorer.core.dominance import (
     permutation_extent,
     power_mean,
     power_means,
+    relative_displacement,
     risk_curve,
     td,
     theta_grid,
@@ -72,6 +77,39 @@ def test_permutation_extent_002():
     assert [permutation_extent(r) for r in (R1, R2, R3)] == pytest.approx([0.0, 0.6, 0.8])
 
 
+def test_permutation_extent_is_one_function_with_one_zero_rule():
+    # The same object under both names; matrix, displacement vector and (x, z) give the same T_j.
+    assert permutation_module.permutation_extent is permutation_extent
+    frame = ruiz_example()
+    for j, (P, r) in enumerate(((P1, R1), (P2, R2), (P3, R3)), start=1):
+        x, y = frame[f"X{j}"].to_numpy(), frame[f"Y{j}"].to_numpy()
+        z = permutation_module.reverse_map(x, y)
+        with_eps = permutation_module.rank_displacement(x, z)          # zeros written as Ruiz's 1e-8
+        values = {permutation_extent(P), permutation_extent(r), permutation_extent(with_eps),
+                  permutation_extent(x, z), permutation_extent(x, y)}
+        assert values == {[0.0, 0.6, 0.8][j - 1]}
+    # One zero rule: |r| <= 1e-8 is a record that stayed, anything larger moved.
+    assert permutation_extent([1e-8, -1e-8, 0.0, 2e-8]) == 0.25
+
+
+def test_relative_displacement_is_the_printed_delta_of_prop_5():
+    # Ruiz (2018), Prop. 5's example: Delta(r_(2,3)) = (3, -2, -2, 3, -2).
+    assert relative_displacement(R2, R3).tolist() == [3, -2, -2, 3, -2]
+    eps = 1e-8
+    assert relative_displacement(np.where(R2 == 0, eps, R2), np.where(R3 == 0, eps, R3)).tolist() == [3, -2, -2, 3, -2]
+    assert relative_displacement(R3, R2).tolist() == [-3, 2, 2, -3, 2]
+    # I_k is the power mean of |Delta| (2.4, 42^(1/4) and 3 for theta = 1, 4, inf).
+    delta = np.abs(relative_displacement(R2, R3))
+    for theta in (1, 4, math.inf):
+        assert information_loss(R2, R3, theta) == pytest.approx(power_mean(delta, theta))
+    # Prop. 4: two attributes permuted the same way have Delta = 0.
+    assert not np.any(relative_displacement(R2, R2))
+    with pytest.raises(InvalidParameterError, match="same length.*5 and 4"):
+        relative_displacement(R2, [1, 2, 3, 4])
+    with pytest.raises(ExplorerError, match="r_b"):
+        relative_displacement(R2, [1, 2, float("nan"), 4, 5])
+
+
 def test_disclosure_risk_alpha_1_table_3():
     # Table 3, alpha = 1: 0, 1.60, 1.60 (zeros count as 1e-8).
     assert disclosure_risk(R1, 1) == pytest.approx(1e-8)
@@ -80,7 +118,7 @@ def test_disclosure_risk_alpha_1_table_3():
 
 
 def test_disclosure_risk_alpha_half_follows_the_definition_not_the_misprint():
-    # 002 Table 3 prints 0.97 and 1.06 (an outer exponent alpha instead of 1/alpha, PAPER_NOTES.md);
+    # Ruiz's Table 3 prints 0.97 and 1.06 (an outer exponent alpha instead of 1/alpha, docs/conventions.md);
     # Prop. 3 gives 0.8958 and 1.2800.
     assert disclosure_risk(R1, 0.5) == pytest.approx(1e-8)
     assert round(disclosure_risk(R2, 0.5), 4) == 0.8958
@@ -504,3 +542,75 @@ def test_integer_array_fast_path_equals_float_path(r):
     assert as_int.counts.tolist() == as_float.counts.tolist() and as_int.n == as_float.n == len(r)
     grid = [-3.0, 0.0, 0.5, 1.0]
     assert risk_curve(np.asarray(r), grid).values.tolist() == pytest.approx(risk_curve(list(r), grid).values.tolist())
+
+
+# -------------------------------------------------------------------------- power means against scipy
+@FAST
+@given(st.lists(st.floats(min_value=1e-3, max_value=1e3), min_size=1, max_size=30),
+       st.just(0.0) | st.floats(min_value=-20, max_value=20).filter(lambda a: abs(a) >= 1e-4),
+       st.none() | st.lists(st.floats(min_value=0.1, max_value=10), min_size=30, max_size=30))
+def test_power_means_agree_with_scipy_pmean_where_it_is_accurate(values, alpha, weights):
+    # Values in [1e-3, 1e3] and 1e-4 <= |alpha| <= 20: x**alpha stays within 1e-60..1e60, where scipy's
+    # textbook formula (mean(x**p))**(1/p) is accurate (near alpha = 0 it loses digits: at
+    # alpha = 1e-89 it returns 1 for the mean of [2]).
+    w = None if weights is None else weights[:len(values)]
+    expected = float(pmean(np.asarray(values), alpha, weights=w)) if alpha != 0 else \
+        float(np.exp(np.average(np.log(values), weights=w)))
+    assert power_mean(values, alpha, weights=w) == pytest.approx(expected, rel=1e-9)
+    assert power_means(values, [alpha], weights=w)[0] == pytest.approx(expected, rel=1e-9)
+
+
+def test_power_mean_where_scipy_pmean_overflows():
+    # alpha = -40 on a 1e-8 (Ruiz's zero displacement): 1e-8 ** -40 = 1e320 overflows a float, and
+    # scipy.stats.pmean returns 0; the mean is 2^(1/40) 1e-8.
+    with np.errstate(over="ignore"):
+        assert pmean(np.array([1e-8, 1.0]), -40) == 0.0
+    assert power_mean([1e-8, 1.0], -40) == pytest.approx(2 ** (1 / 40) * 1e-8, rel=1e-12)
+    assert disclosure_risk([0, 1], -40) == pytest.approx(2 ** (1 / 40) * 1e-8, rel=1e-12)
+
+
+def _uneven_grid(data):
+    grid = data.draw(st.lists(st.floats(min_value=-40, max_value=40), min_size=1, max_size=60))
+    return np.array(grid + data.draw(st.lists(st.sampled_from([0.0, 1e-9, -1e-3, 0.02, -np.inf, np.inf]),
+                                              max_size=4)))
+
+
+@FAST
+@given(st.data(), st.integers(min_value=1, max_value=3000), st.booleans())
+def test_chunked_power_means_equal_the_one_block_computation(data, n, with_zero):
+    # Large problems are cut into chunks (bounded memory); shrink the limits so that small ones are too.
+    rng = np.random.default_rng(n)
+    values = rng.integers(0 if with_zero else 1, 10 * n + 2, size=n).astype(float)
+    weights = rng.integers(1, 5, size=n).astype(float)
+    grid = data.draw(st.sampled_from([None, "linspace"]))
+    alphas = np.linspace(-30, 1, 200) if grid == "linspace" else _uneven_grid(data)
+    whole = power_means_module._power_means_kernel(values, weights, alphas)
+    saved = power_means_module._BLOCK, power_means_module._CHUNK
+    power_means_module._BLOCK, power_means_module._CHUNK = 64, 16
+    try:
+        chunked = power_means_module._power_means_kernel(values, weights, alphas)
+    finally:
+        power_means_module._BLOCK, power_means_module._CHUNK = saved
+    np.testing.assert_allclose(chunked, whole, rtol=1e-11, atol=0)
+
+
+def test_risk_curve_of_a_random_permutation_in_bounded_memory():
+    # 200 alphas over the displacements of a random permutation (about 0.57 n distinct |r|): an
+    # alphas x distinct-values array would take 200 * 570,000 * 8 bytes = 0.9 GB (several times that
+    # with temporaries); the chunked computation stays within a few times the size of the input.
+    import tracemalloc
+
+    n = 10 ** 6
+    r = np.random.default_rng(0).permutation(n) - np.arange(n)
+    alphas = alpha_grid(-10, 200)
+    tracemalloc.start()
+    try:
+        curve = risk_curve(r, alphas)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 2 ** 20
+    sample = [0, 57, 120, 199]
+    x = np.where(r == 0, 1e-8, np.abs(r)).astype(float)
+    for k in sample:
+        assert curve.values[k] == pytest.approx(direct_power_mean(x, alphas[k]), rel=1e-10)
