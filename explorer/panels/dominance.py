@@ -31,16 +31,19 @@ from explorer.errors import CancelledError, ConfigurationError, DatasetError, In
 from explorer.core.export import csv_safe
 from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
                                    make_figure)
-from explorer.plotting.dominance import plot_calibration, plot_curves
+from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
+from explorer.references import cite
 
 __all__ = ["DominancePanel", "PUBLISHED"]
 
-#: Pseudo-method: the masked data printed in the paper example (002 or 004 Table 1's Y).
+#: Pseudo-method: the masked data printed in the paper example (Table 1's Y of Ruiz (2018) or of
+#: Domingo-Ferrer and Muralidhar (2016)).
 PUBLISHED = "published"
 
-SOURCES = [("Shared data set (Data tab)", "shared"), ("002 running example (Ruiz, Table 1)", "ruiz"),
-           ("004 running example (Domingo-Ferrer & Muralidhar, Table 1)", "dm")]
-CONVENTIONS = [("rank: rank(y) − rank(x)", "rank"), ("record position (002's r_j)", "position")]
+RUIZ = cite("permutation-paradigm")
+SOURCES = [("Shared data set (Data tab)", "shared"), (f"Running example of {RUIZ}, Table 1", "ruiz"),
+           (f"Running example of {cite('new-directions')}, Table 1", "dm")]
+CONVENTIONS = [("rank: rank(y) − rank(x)", "rank"), (f"record position ({RUIZ}'s r_j)", "position")]
 ALL = "__all__"
 N_GRID = 121
 MAX_CONFIGS = 4
@@ -84,7 +87,12 @@ def _config_label(method: str, parameter: float | None) -> str:
 
 
 class DominancePanel:
-    """Risk curves D(α), loss curves I(θ), dominance verdicts and the calibration view (002, 000 VI-B)."""
+    """Risk curves D(α), loss curves I(θ), dominance verdicts (Ruiz (2018)) and the calibration view
+    (Domingo-Ferrer and Soria-Comas (2018), Section VI-B).
+
+    A move of β, π, α₁ or θ₂ redraws only the figures whose data changed, by blitting
+    their moving artists when nothing else in the figure changed (:class:`FigureRedraw`).
+    """
 
     #: work estimated slower than this (seconds) waits for "Compute" and runs in the background
     BACKGROUND_SECONDS = 0.5
@@ -190,13 +198,16 @@ class DominancePanel:
         self.risk_artists = None
         self.loss_artists = None
         self.calibration_artists = None
+        self.risk_redraw = FigureRedraw(self.risk_figure)
+        self.loss_redraw = FigureRedraw(self.loss_figure)
+        self.calibration_redraw = FigureRedraw(self.calibration_figure)
 
         self._config_rows = [widgets.HBox([self.methods[i], self.parameters[i], self.parameter_help[i]])
                              for i in range(MAX_CONFIGS)]
         self.compare_box = widgets.VBox([self.n_configs] + self._config_rows)
         self.sweep_box = widgets.VBox([widgets.HBox([self.sweep_method, self.sweep_values])])
         intro = widgets.HTML(
-            "<b>Dominance</b> (Ruiz, paper 002; Domingo-Ferrer &amp; Soria-Comas, 000 VI-B). Mask the data with "
+            f"<b>Dominance</b> ({escape(RUIZ)}; {escape(cite('rr-dp', 'Section VI-B'))}). Mask the data with "
             "two to four configurations; each attribute's permutation gives rank displacements r_j. "
             "<i>D_j(α)</i> (α ≤ 1) is their power mean: the higher, the further records moved, the lower the "
             "disclosure risk; the more negative α, the more the least-moved records count. <i>I_k(θ)</i> (θ ≥ 1) "
@@ -215,7 +226,8 @@ class DominancePanel:
             self.risk_canvas, self.risk_verdict,
             widgets.HTML("<h4 style='margin:6px 0 0'>Information loss I(θ)</h4>"), loss_controls,
             self.loss_canvas, self.loss_verdict,
-            widgets.HTML("<h4 style='margin:6px 0 0'>Calibration (000 Section VI-B)</h4>"), calibration_controls,
+            widgets.HTML(f"<h4 style='margin:6px 0 0'>Calibration ({escape(cite('rr-dp', 'Section VI-B'))})</h4>"),
+            calibration_controls,
             self.calibration_canvas, self.calibration_text,
         ])
         self.widget.add_class("explorer-dominance")
@@ -495,7 +507,13 @@ class DominancePanel:
         artists.update(curves, crossings=crossings, title=title)
         return artists
 
+    @staticmethod
+    def _curves_key(curves: list, title: str, crossings: list) -> tuple:
+        """Everything a curve figure shows: when it is unchanged, the figure is not redrawn."""
+        return (title, tuple(crossings), tuple((c.label, c.grid.tobytes(), c.values.tobytes()) for c in curves))
+
     def _draw(self, result: dict[str, Any]) -> None:
+        """Update each figure whose data changed; blit when only its moving artists changed (see FigureRedraw)."""
         s = result["settings"]             # the settings the result was computed for (not the widgets: they may
         columns = s["columns"]             # have moved on while it ran in the background)
         labels = [c.label for c in result["risk"]]
@@ -503,8 +521,11 @@ class DominancePanel:
         view = "all attributes, D(α, β = %g)" % s["beta"] if s["risk_view"] == ALL else \
             f"attribute {columns[int(s['risk_view'])]}"
         risk_title = f"D(α): {view}" + (" (normalised)" if s["normalize"] else "")
-        self.risk_artists = self._draw_curves(self.risk_ax, self.risk_artists, result["risk"], labels,
-                                              risk_title, risk_crossings)
+        key = self._curves_key(result["risk"], risk_title, risk_crossings)
+        if not self.risk_redraw.unchanged(key):
+            self.risk_artists = self._draw_curves(self.risk_ax, self.risk_artists, result["risk"], labels,
+                                                  risk_title, risk_crossings)
+            self.risk_redraw.show(key, self.risk_artists.moving(), self.risk_artists.static_key())
         if result["loss"]:
             loss_crossings = [c for _, _, r in result["loss_results"][:1] for c in r.crossings]
             if s["loss_view"] == ALL:
@@ -513,24 +534,30 @@ class DominancePanel:
                 j, k = (int(v) for v in s["loss_view"].split(","))
                 view = f"pair {columns[j]} & {columns[k]}"
             loss_title = f"I(θ): {view}" + (" (normalised)" if s["normalize"] else "")
-            self.loss_artists = self._draw_curves(self.loss_ax, self.loss_artists, result["loss"], labels,
-                                                  loss_title, loss_crossings)
-        else:
+            key = self._curves_key(result["loss"], loss_title, loss_crossings)
+            if not self.loss_redraw.unchanged(key):
+                self.loss_artists = self._draw_curves(self.loss_ax, self.loss_artists, result["loss"], labels,
+                                                      loss_title, loss_crossings)
+                self.loss_redraw.show(key, self.loss_artists.moving(), self.loss_artists.static_key())
+        elif not self.loss_redraw.unchanged("no pairs"):
             self.loss_ax.clear()
             self.loss_artists = None
             self.loss_ax.text(0.5, 0.5, "Information loss needs at least two attributes", ha="center",
                               transform=self.loss_ax.transAxes)
+            self.loss_redraw.show("no pairs", [], None)
         path = result["points"] if s["mode"] == "sweep" else []
         target = result["target"] if result["target"] > 0 else None
-        if self.calibration_artists is None:
-            self.calibration_artists = plot_calibration(self.calibration_ax, result["points"], path,
-                                                        target=target, best=result["best"])
-        else:
-            self.calibration_artists.update(result["points"], path, target=target, best=result["best"])
-        self.calibration_ax.set_title(f"Calibration at α₁ = {s['alpha1']:g}, θ₂ = {s['theta2']:g}",
-                                      fontsize=10)
-        for figure in (self.risk_figure, self.loss_figure, self.calibration_figure):
-            figure.canvas.draw_idle()
+        title = f"Calibration at α₁ = {s['alpha1']:g}, θ₂ = {s['theta2']:g}"
+        key = (title, tuple(result["points"]), tuple(path), target, result["best"])
+        if not self.calibration_redraw.unchanged(key):
+            if self.calibration_artists is None:
+                self.calibration_artists = plot_calibration(self.calibration_ax, result["points"], path,
+                                                            target=target, best=result["best"])
+            else:
+                self.calibration_artists.update(result["points"], path, target=target, best=result["best"])
+            self.calibration_ax.set_title(title, fontsize=10)
+            self.calibration_redraw.show(key, self.calibration_artists.moving(),
+                                         self.calibration_artists.static_key())
 
     def _sentences(self, results: list, labels: list[str]) -> list[str]:
         return [r.sentence(labels[a], labels[b]) for a, b, r in results]
