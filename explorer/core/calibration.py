@@ -36,10 +36,16 @@ __all__ = ["CalibrationPoint", "calibration_point", "best_calibration", "calibra
 
 @dataclass(frozen=True)
 class CalibrationPoint:
-    """Where a masking configuration sits for a controller's aversions (000 Section VI-B).
+    """Where a masking configuration sits for a controller's aversions (Domingo-Ferrer and Soria-Comas (2018), Section VI-B).
 
     ``risk`` is D(alpha_1, beta) (higher: more protection), ``loss`` is I(theta_2, pi)
     (lower: more information kept); ``parameter`` is the masking parameter, if any.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response,
+       post-randomization, differential privacy and t-closeness via deniability and permutation",
+       arXiv preprint, 2018 (Section VI-B).
     """
 
     label: str
@@ -51,14 +57,23 @@ class CalibrationPoint:
 def calibration_point(displacements: ArrayLike, alpha: float, theta: float, *, beta: float = 1.0, pi: float = 1.0,
                       label: str = "", parameter: float | None = None, zero: float = ZERO_DISPLACEMENT,
                       normalize: bool = False) -> CalibrationPoint:
-    """The point (D(alpha_1, beta), I(theta_2, pi)) of one configuration (000 Eq. 8, 002 Props. 6-7).
+    """The point (D(alpha_1, beta), I(theta_2, pi)) of one configuration.
 
     Notes
     -----
-    000 Section VI-B: a controller with risk aversion ``alpha_1 < 1`` and loss
+    Domingo-Ferrer and Soria-Comas (2018), Section VI-B and Eq. 8: a controller with risk aversion ``alpha_1 < 1`` and loss
     aversion ``alpha_2 = theta > 1`` evaluates ``J(p, alpha_1)`` and ``J(p, alpha_2)``
     to calibrate a method; at the data-set level these are D(alpha_1, beta) and
-    I(theta_2, pi).  With one attribute the loss is reported as 0.
+    I(theta_2, pi) (Ruiz (2018), Props. 6 and 7).  With one attribute the loss is reported as 0.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response,
+       post-randomization, differential privacy and t-closeness via deniability and permutation",
+       arXiv preprint, 2018 (Section VI-B, Eq. 8).
+    .. [2] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Props. 6 and 7).
 
     Examples
     --------
@@ -94,9 +109,18 @@ def best_calibration(points: Sequence[CalibrationPoint], risk_target: float) -> 
 def calibration_path(X: Any, method: str, parameters: Sequence[float], alpha: float, theta: float, *,
                      beta: float = 1.0, pi: float = 1.0, rng: Any = None, normalize: bool = False,
                      label: str = "", convention: str = "position") -> list[CalibrationPoint]:
-    """The path (D(alpha_1, beta), I(theta_2, pi)) a masking method traces as its parameter grows (000 VI-B).
+    """The path (D(alpha_1, beta), I(theta_2, pi)) a masking method traces as its parameter grows.
 
     Each parameter value masks X afresh with a generator seeded from ``rng``.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response,
+       post-randomization, differential privacy and t-closeness via deniability and permutation",
+       arXiv preprint, 2018 (Section VI-B).
+    .. [2] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Props. 6 and 7).
 
     Examples
     --------

@@ -126,11 +126,17 @@ class Segment:
 
 @dataclass(frozen=True)
 class DominanceResult:
-    """The verdict of comparing two curves (002 Defs. 2 and 4).
+    """The verdict of comparing two curves (Ruiz (2018), Defs. 2 and 4).
 
     ``verdict`` is ``"A dominates"``, ``"B dominates"``, ``"equal"`` or ``"cross"``;
     ``crossings`` are the parameter values where the better side changes
     (interpolated linearly between grid points); ``segments`` say who is better where.
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Defs. 2 and 4).
     """
 
     verdict: str
@@ -178,7 +184,7 @@ def _num(value: float) -> str:
 
 
 def dominance(curve_a: Curve, curve_b: Curve, *, tolerance: float = 1e-9) -> DominanceResult:
-    """Whether A dominates B, B dominates A, they are equal, or they cross, and where (002 Defs. 2 and 4).
+    """Whether A dominates B, B dominates A, they are equal, or they cross, and where (Ruiz (2018), Defs. 2 and 4).
 
     Parameters
     ----------
@@ -194,6 +200,12 @@ def dominance(curve_a: Curve, curve_b: Curve, *, tolerance: float = 1e-9) -> Dom
     ``alpha <= 1`` of the grid (more permutation, less disclosure risk).
     Information (Def. 4): A dominates B when ``I_A(theta) <= I_B(theta)`` for every
     ``theta >= 1``.  Crossings are interpolated linearly in the parameter.
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Defs. 2 and 4).
 
     Examples
     --------

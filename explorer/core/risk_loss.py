@@ -83,7 +83,7 @@ def _scale(n: int, normalize: bool) -> float:
 
 def disclosure_risk(r: ArrayLike, alpha: float, *, zero: float = ZERO_DISPLACEMENT, normalize: bool = False,
                     strict: bool = True) -> float:
-    """D_j(alpha): the power mean of the absolute rank displacements of an attribute (002 Prop. 3).
+    """D_j(alpha): the power mean of the absolute rank displacements of an attribute (Ruiz (2018), Prop. 3).
 
     Parameters
     ----------
@@ -93,7 +93,7 @@ def disclosure_risk(r: ArrayLike, alpha: float, *, zero: float = ZERO_DISPLACEME
         Aversion to disclosure risk, ``alpha <= 1`` (``-inf`` allowed: the smallest
         displacement).  The more negative, the more the least-moved records count.
     zero : float
-        The value a zero displacement takes (002 Table 3: 1e-8), so that
+        The value a zero displacement takes (the note of Ruiz's Table 3: 1e-8), so that
         ``alpha <= 0`` does not collapse to 0 at once.
     normalize : bool
         Divide by ``n - 1``, the largest possible displacement, for a 0-1 scale.
@@ -113,12 +113,18 @@ def disclosure_risk(r: ArrayLike, alpha: float, *, zero: float = ZERO_DISPLACEME
         D_j(\\alpha) = \\Big[\\frac{1}{n}\\sum_{i=1}^n |r_{j(i)}|^\\alpha\\Big]^{1/\\alpha},
         \\quad D_j(0) = \\prod_i |r_{j(i)}|^{1/n}, \\quad \\alpha \\le 1.
 
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 3 and Table 3).
+
     Examples
     --------
     >>> r2, r3 = [3, 0, 0, 1, -4], [0, 2, 2, -2, -2]
     >>> round(disclosure_risk(r2, 1), 4), round(disclosure_risk(r3, 1), 4)
     (1.6, 1.6)
-    >>> round(disclosure_risk(r2, 0.5), 4), round(disclosure_risk(r3, 0.5), 4)   # 002 prints 0.97, 1.06
+    >>> round(disclosure_risk(r2, 0.5), 4), round(disclosure_risk(r3, 0.5), 4)   # Ruiz prints 0.97, 1.06
     (0.8958, 1.28)
     """
     a = _exponent(alpha, "alpha")
@@ -126,11 +132,17 @@ def disclosure_risk(r: ArrayLike, alpha: float, *, zero: float = ZERO_DISPLACEME
 
 
 def td(r: ArrayLike, *, zero: float = ZERO_DISPLACEMENT, normalize: bool = False) -> float:
-    """TD_j = T_j * D_j(1): the mean displacement discounted by the share of unmoved records (002 Section 3).
+    """TD_j = T_j * D_j(1): the mean displacement discounted by the share of unmoved records (Ruiz (2018), Section 3).
 
     Notes
     -----
     .. math:: TD_j = T_j \\cdot D_j(1)
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Section 3).
 
     Examples
     --------
@@ -142,7 +154,7 @@ def td(r: ArrayLike, *, zero: float = ZERO_DISPLACEMENT, normalize: bool = False
 
 def information_loss(r_a: ArrayLike, r_b: ArrayLike, theta: float, *, normalize: bool = False,
                      strict: bool = True) -> float:
-    """I_k(theta): the power mean of the relative displacements of two attributes (002 Prop. 5).
+    """I_k(theta): the power mean of the relative displacements of two attributes (Ruiz (2018), Prop. 5).
 
     Parameters
     ----------
@@ -165,10 +177,16 @@ def information_loss(r_a: ArrayLike, r_b: ArrayLike, theta: float, *, normalize:
         I_k(\\theta) = \\Big[\\frac{1}{n}\\sum_{i=1}^n |\\Delta r_{k(i)}|^\\theta\\Big]^{1/\\theta},
         \\quad \\theta \\ge 1.
 
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 5).
+
     Examples
     --------
     >>> r2, r3 = [3, 0, 0, 1, -4], [0, 2, 2, -2, -2]
-    >>> [round(information_loss(r2, r3, t), 4) for t in (1, 4, np.inf)]   # 002 prints 2 and 2.49
+    >>> [round(information_loss(r2, r3, t), 4) for t in (1, 4, np.inf)]   # Ruiz prints 2 and 2.49
     [2.4, 2.5457, 3.0]
     """
     t = _exponent(theta, "theta")
@@ -177,7 +195,7 @@ def information_loss(r_a: ArrayLike, r_b: ArrayLike, theta: float, *, normalize:
 
 # ---------------------------------------------------------------------------------- data-set level
 def overall_disclosure_risk(risks: ArrayLike, beta: float, *, strict: bool = True) -> np.ndarray | float:
-    """D(alpha, beta): the power mean over attributes of their D_j(alpha) (002 Prop. 6).
+    """D(alpha, beta): the power mean over attributes of their D_j(alpha) (Ruiz (2018), Prop. 6).
 
     Parameters
     ----------
@@ -194,6 +212,12 @@ def overall_disclosure_risk(risks: ArrayLike, beta: float, *, strict: bool = Tru
         D(\\alpha, \\beta) = \\Big[\\frac{1}{p}\\sum_{j=1}^p D_j(\\alpha)^\\beta\\Big]^{1/\\beta},
         \\quad D(\\alpha, 0) = \\prod_j D_j(\\alpha)^{1/p}, \\quad \\beta \\le 1.
 
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 6).
+
     Examples
     --------
     >>> round(overall_disclosure_risk([1e-8, 1.6, 1.6], 1), 4)
@@ -206,7 +230,7 @@ def overall_disclosure_risk(risks: ArrayLike, beta: float, *, strict: bool = Tru
 
 
 def overall_information_loss(losses: ArrayLike, pi: float, *, strict: bool = True) -> np.ndarray | float:
-    """I(theta, pi): the power mean over the p(p-1)/2 attribute pairs of their I_k(theta) (002 Prop. 7).
+    """I(theta, pi): the power mean over the p(p-1)/2 attribute pairs of their I_k(theta) (Ruiz (2018), Prop. 7).
 
     Parameters
     ----------
@@ -218,12 +242,18 @@ def overall_information_loss(losses: ArrayLike, pi: float, *, strict: bool = Tru
 
     Notes
     -----
-    002 writes ``j(j-1)/2`` for the number of pairs; it is ``p(p-1)/2``:
+    Ruiz (2018) writes ``j(j-1)/2`` for the number of pairs; it is ``p(p-1)/2``:
 
     .. math::
 
         I(\\theta, \\pi) = \\Big[\\frac{2}{p(p-1)}\\sum_{k=1}^{p(p-1)/2} I_k(\\theta)^\\pi\\Big]^{1/\\pi},
         \\quad \\pi \\ge 1.
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 7).
 
     Examples
     --------
@@ -271,6 +301,12 @@ def attribute_pairs(n_attributes: int) -> list[tuple[int, int]]:
 def pairwise_information_loss(displacements: ArrayLike, theta: float, *, normalize: bool = False,
                               strict: bool = True) -> np.ndarray:
     """I_k(theta) for every pair of columns of an ``n x p`` displacement matrix (order: :func:`attribute_pairs`).
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 5).
 
     Examples
     --------
@@ -346,7 +382,14 @@ def tally(r: ArrayLike) -> Tally:
 
 
 def tally_differences(r_a: ArrayLike, r_b: ArrayLike) -> Tally:
-    """The distinct |r_j - r_j'| of a pair of attributes and their counts (002 Prop. 5's Delta(r_k)).
+    """The distinct |r_j - r_j'| of a pair of attributes and their counts (Ruiz (2018), Prop. 5: the absolute values of Delta(r_k), see
+    :func:`explorer.core.displacement.relative_displacement`).
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 5).
 
     Examples
     --------
@@ -370,7 +413,7 @@ def _distinct(abs_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def risk_curve(r: ArrayLike | Tally, alphas: ArrayLike, *, zero: float = ZERO_DISPLACEMENT, normalize: bool = False,
                strict: bool = True, label: str = "") -> Curve:
-    """D_j(alpha) over a grid of alphas, each distinct |r| counted once (002 Prop. 3).
+    """D_j(alpha) over a grid of alphas, each distinct |r| counted once (Ruiz (2018), Prop. 3).
 
     Rank displacements are integers: ``numpy.bincount`` gives the distinct values
     and their counts, and the curve is a weighted power mean of the distinct values,
@@ -384,6 +427,12 @@ def risk_curve(r: ArrayLike | Tally, alphas: ArrayLike, *, zero: float = ZERO_DI
 
         D_j(\\alpha) = \\Big[\\sum_v \\frac{c_v}{n} v^\\alpha\\Big]^{1/\\alpha},
         \\quad c_v = \\#\\{i : |r_{j(i)}| = v\\}.
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 3).
 
     Examples
     --------
@@ -401,10 +450,16 @@ def risk_curve(r: ArrayLike | Tally, alphas: ArrayLike, *, zero: float = ZERO_DI
 
 def loss_curve(r_a: ArrayLike | Tally, r_b: ArrayLike | None, thetas: ArrayLike, *, normalize: bool = False, strict: bool = True,
                label: str = "") -> Curve:
-    """I_k(theta) over a grid of thetas on ``|r_a - r_b|``, each distinct value counted once (002 Prop. 5).
+    """I_k(theta) over a grid of thetas on ``|r_a - r_b|``, each distinct value counted once (Ruiz (2018), Prop. 5).
 
     ``r_a`` may be a :class:`Tally` of the differences (from :func:`tally_differences`)
     with ``r_b=None``.
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 5).
 
     Examples
     --------
@@ -420,7 +475,13 @@ def loss_curve(r_a: ArrayLike | Tally, r_b: ArrayLike | None, thetas: ArrayLike,
 
 def overall_risk_curve(displacements: ArrayLike, alphas: ArrayLike, beta: float, *,
                        zero: float = ZERO_DISPLACEMENT, normalize: bool = False, label: str = "") -> Curve:
-    """D(alpha, beta) over a grid of alphas for an ``n x p`` displacement matrix (002 Prop. 6).
+    """D(alpha, beta) over a grid of alphas for an ``n x p`` displacement matrix (Ruiz (2018), Prop. 6).
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 6).
 
     Examples
     --------
@@ -437,7 +498,13 @@ def overall_risk_curve(displacements: ArrayLike, alphas: ArrayLike, beta: float,
 
 def overall_loss_curve(displacements: ArrayLike, thetas: ArrayLike, pi: float, *, normalize: bool = False,
                        label: str = "") -> Curve:
-    """I(theta, pi) over a grid of thetas for an ``n x p`` displacement matrix, ``p >= 2`` (002 Prop. 7).
+    """I(theta, pi) over a grid of thetas for an ``n x p`` displacement matrix, ``p >= 2`` (Ruiz (2018), Prop. 7).
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
+       centrality of permutation matrices, universal measures of disclosure risk and information
+       loss, evaluation by dominance", Information Sciences, 2018 (Prop. 7).
 
     Examples
     --------
