@@ -63,16 +63,20 @@ def direct_curve(r: np.ndarray, alphas: np.ndarray, zero: float = 1e-8) -> np.nd
 
 
 def traced(function):
-    """``(result, seconds, peak MB)`` of one call, peak memory measured by tracemalloc."""
+    """``(result, seconds, CPU seconds, peak MB)`` of one call, peak memory measured by tracemalloc.
+
+    On a shared machine the wall-clock time includes waiting for a core; the CPU time of this process
+    does not (the computation is single-threaded: no BLAS).
+    """
     tracemalloc.start()
     try:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = function()
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    return result, seconds, peak / 2 ** 20
+    return result, seconds, cpu, peak / 2 ** 20
 
 
 def bench_friendly(n: int) -> None:
@@ -92,11 +96,12 @@ def bench_friendly(n: int) -> None:
 def bench_permutation(n: int, baseline_n: int | None) -> None:
     alphas = alpha_grid(-10, 200)
     r = np.random.default_rng(1).permutation(n) - np.arange(n)
-    curve, seconds, peak = traced(lambda: risk_curve(r, alphas).values)
+    curve, seconds, cpu, peak = traced(lambda: risk_curve(r, alphas).values)
     distinct = np.count_nonzero(np.bincount(np.abs(r)))
     print(f"risk curve, {alphas.size} alphas, displacements of a random permutation, n = {n:,} "
           f"({distinct:,} distinct |r|); {load()}")
-    print(f"  chunked: {seconds:.2f} s, peak memory {peak:.0f} MB (the input itself: {r.nbytes / 2 ** 20:.0f} MB)")
+    print(f"  chunked: {seconds:.2f} s wall-clock, {cpu:.2f} s CPU; peak memory {peak:.0f} MB "
+          f"(the input itself: {r.nbytes / 2 ** 20:.0f} MB)")
     check = [0, 100, 199]
     x = np.where(r == 0, 1e-8, np.abs(r)).astype(float)
     worst = max(abs(curve[k] / direct_curve(x, alphas[k:k + 1])[0] - 1) for k in check)
@@ -104,11 +109,11 @@ def bench_permutation(n: int, baseline_n: int | None) -> None:
     if baseline_n is None:
         return
     small = np.random.default_rng(1).permutation(baseline_n) - np.arange(baseline_n)
-    chunked, chunked_time, chunked_peak = traced(lambda: risk_curve(small, alphas).values)
+    chunked, chunked_time, _, chunked_peak = traced(lambda: risk_curve(small, alphas).values)
     saved = power_means_module._BLOCK
     power_means_module._BLOCK = 1 << 62              # everything in one block: the previous method
     try:
-        whole, whole_time, whole_peak = traced(lambda: risk_curve(small, alphas).values)
+        whole, whole_time, _, whole_peak = traced(lambda: risk_curve(small, alphas).values)
     finally:
         power_means_module._BLOCK = saved
     print(f"  n = {baseline_n:,}: chunked {chunked_time:.2f} s, peak {chunked_peak:.0f} MB; one block (the previous "
@@ -183,8 +188,8 @@ def bench_panel(repeats: int) -> None:
     moves = [(panel.beta, [0.5, -1.0, 0.0, 1.0]), (panel.pi, [2.0, 5.0, 1.0]), (panel.alpha1, [-0.5, 0.5, 0.0]),
              (panel.theta2, [3.0, 5.0, 2.0])]
     names = {id(panel.beta): "beta", id(panel.pi): "pi", id(panel.alpha1): "alpha_1", id(panel.theta2): "theta_2"}
-    totals, callbacks, served = {}, {}, {}
-    baseline_totals = {}
+    totals, callbacks, served, cpus = {}, {}, {}, {}
+    baseline_totals, baseline_cpus = {}, {}
     redraws = {"risk": panel.risk_redraw, "loss": panel.loss_redraw, "calibration": panel.calibration_redraw}
     counts = {k: [0, 0, 0] for k in redraws}
     for rep in range(repeats):
@@ -195,11 +200,12 @@ def bench_panel(repeats: int) -> None:
                     value = value + 0.05 * (rep + 1)
                 previous = control.value
                 before = {k: (r.n_blits, r.n_full, r.n_skipped) for k, r in redraws.items()}
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 control.value = value                 # the callback, blits included
                 callback = time.perf_counter() - start
                 draws = server.serve()                # the full draws it asked for
                 total = time.perf_counter() - start
+                cpus.setdefault(name, []).append(time.process_time() - cpu)
                 for k, r in redraws.items():
                     for i, count in enumerate((r.n_blits, r.n_full, r.n_skipped)):
                         counts[k][i] += count - before[k][i]
@@ -211,13 +217,16 @@ def bench_panel(repeats: int) -> None:
                 control.value = previous
                 server.serve()
                 with full_redraws(redraws):
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     control.value = value
                     server.serve()
                     baseline_totals.setdefault(name, []).append(time.perf_counter() - start)
+                    baseline_cpus.setdefault(name, []).append(time.process_time() - cpu)
     assert not panel.status.is_error, panel.status.message
     all_moves = [t for v in totals.values() for t in v]
     all_base = [t for v in baseline_totals.values() for t in v]
+    all_cpu = [t for v in cpus.values() for t in v]
+    all_base_cpu = [t for v in baseline_cpus.values() for t in v]
     print(f"Dominance panel, 4 configurations, Adult {panel._X.shape[0]:,} records x {len(panel._columns)} numeric "
           f"attributes, aggregated views D(alpha, beta) and I(theta, pi); {load()}")
     print(f"  panel built: {build:.2f} s; first full draw of the three figures: "
@@ -231,6 +240,13 @@ def bench_panel(repeats: int) -> None:
     print(f"  all moves: median {1000 * statistics.median(all_moves):.0f} ms, max {1000 * max(all_moves):.0f} ms; "
           f"baseline median {1000 * statistics.median(all_base):.0f} ms; ratio "
           f"{statistics.median(all_base) / statistics.median(all_moves):.1f}x")
+    print(f"  CPU time of this process per move (no waiting for a core): median "
+          f"{1000 * statistics.median(all_cpu):.0f} ms, max {1000 * max(all_cpu):.0f} ms; baseline median "
+          f"{1000 * statistics.median(all_base_cpu):.0f} ms; ratio "
+          f"{statistics.median(all_base_cpu) / statistics.median(all_cpu):.1f}x")
+    for name in ("beta", "pi", "alpha_1", "theta_2"):
+        print(f"    {name:8s} CPU median {1000 * statistics.median(cpus[name]):.0f} ms "
+              f"[{1000 * max(cpus[name]):.0f} ms]; baseline {1000 * statistics.median(baseline_cpus[name]):.0f} ms")
     text = ", ".join(f"{k}: {c[0]} blits, {c[1]} full draws, {c[2]} untouched" for k, c in counts.items())
     print(f"  per figure over the measured moves: {text}")
     if served:

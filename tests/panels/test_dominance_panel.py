@@ -283,3 +283,71 @@ def test_full_adult_is_estimated_slow_and_computed_behind_the_button():
     assert "(32,561 records)" in panel.status.message, panel.status.message
     panel.beta.value = -2.0                              # cached curves: answers at once
     assert not panel.running and "32,561 records" in panel.status.message
+
+
+# ------------------------------------------------------------------------------------------ redrawing
+def _shown(panel):
+    """Play the page: count the draw requests of each figure and serve them (a full draw each)."""
+    requests = {"risk": 0, "loss": 0, "calibration": 0}
+    figures = {"risk": panel.risk_figure, "loss": panel.loss_figure, "calibration": panel.calibration_figure}
+    for name, figure in figures.items():
+        figure.canvas.draw_idle = (lambda name=name: requests.__setitem__(name, requests[name] + 1))
+        figure.canvas.draw()
+
+    def serve():
+        for name, figure in figures.items():
+            if requests[name]:
+                figure.canvas.draw()
+        done = dict(requests)
+        for name in requests:
+            requests[name] = 0
+        return done
+    return serve
+
+
+def test_a_move_redraws_only_the_figures_whose_data_changed(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.risk_view.value = ALL
+    panel.loss_view.value = ALL
+    serve = _shown(panel)
+    counts = lambda r: (r.n_blits, r.n_full, r.n_skipped)          # noqa: E731
+    risk, loss, calibration = counts(panel.risk_redraw), counts(panel.loss_redraw), counts(panel.calibration_redraw)
+    panel.beta.value = 0.5                       # D(alpha, beta) and the calibration points move; I does not
+    requests = serve()
+    assert requests["loss"] == 0 and counts(panel.loss_redraw)[2] == loss[2] + 1
+    assert counts(panel.risk_redraw)[0] == risk[0] + 1 and requests["risk"] == 0          # blitted
+    assert sum(counts(panel.calibration_redraw)[:2]) == sum(calibration[:2]) + 1
+    assert "β = 0.5" in panel.risk_ax.get_title()
+    risk, loss = counts(panel.risk_redraw), counts(panel.loss_redraw)
+    panel.alpha1.value = 0.05                    # only the calibration plane changes
+    requests = serve()
+    assert requests["risk"] == requests["loss"] == 0
+    assert counts(panel.risk_redraw)[2] == risk[2] + 1 and counts(panel.loss_redraw)[2] == loss[2] + 1
+    assert "α₁ = 0.05" in panel.calibration_ax.get_title()
+
+
+def test_a_blit_shows_the_same_picture_as_a_full_draw(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.risk_view.value = ALL
+    serve = _shown(panel)
+    blits = panel.risk_redraw.n_blits
+    panel.beta.value = 0.25
+    serve()
+    assert panel.risk_redraw.n_blits == blits + 1
+    canvas = panel.risk_figure.canvas
+    blitted = np.asarray(canvas.buffer_rgba()).copy()
+    canvas.draw()                                 # the whole figure, animated artists included
+    full = np.asarray(canvas.buffer_rgba())
+    assert blitted.shape == full.shape
+    assert np.count_nonzero(np.any(blitted != full, axis=2)) == 0
+
+
+def test_panel_text_cites_papers_by_authors_and_year():
+    panel = DominancePanel()
+    texts = [child.value for child in panel.widget.children if hasattr(child, "value") and isinstance(child.value, str)]
+    texts += [label for label, _ in panel.source.options] + [label for label, _ in panel.convention.options]
+    joined = " ".join(texts)
+    assert "Ruiz (2018)" in joined and "Domingo-Ferrer and Soria-Comas (2018)" in joined
+    assert "Domingo-Ferrer and Muralidhar (2016)" in joined
+    for code in ("002", "000 ", "004", "paper 0"):
+        assert code not in joined
