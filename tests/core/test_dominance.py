@@ -614,3 +614,18 @@ def test_risk_curve_of_a_random_permutation_in_bounded_memory():
     x = np.where(r == 0, 1e-8, np.abs(r)).astype(float)
     for k in sample:
         assert curve.values[k] == pytest.approx(direct_power_mean(x, alphas[k]), rel=1e-10)
+
+
+def test_benchmark_figures_quoted_in_the_docs_are_those_of_the_results_file():
+    # docs/models/dominance.md quotes benchmarks/results/dominance.txt: every number in bold there is in the file.
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "models" / "dominance.md").read_text(encoding="utf-8")
+    results = (root / "benchmarks" / "results" / "dominance.txt").read_text(encoding="utf-8")
+    section = page[page.index("## Benchmark"):page.index("## Dependencies")]
+    quoted = [n for bold in re.findall(r"\*\*(.+?)\*\*", section) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", bold)]
+    assert len(quoted) >= 6
+    numbers = set(re.findall(r"\d[\d,]*(?:\.\d+)?", results))
+    assert [n for n in quoted if n not in numbers] == []
