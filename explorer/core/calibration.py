@@ -1,8 +1,8 @@
-"""Calibrating a masking method for a controller's aversions (Domingo-Ferrer and Soria-Comas (2018), Section VI-B).
+"""Calibrating a masking method for a controller's aversions (Domingo-Ferrer and Soria-Comas (2018), Section VI-B [1]_).
 
 A controller with risk aversion ``alpha_1 <= 1`` and loss aversion ``theta_2 >= 1`` places each
-masking configuration at the point ``(D(alpha_1, beta), I(theta_2, pi))`` of Ruiz (2018)'s
-data-set measures (:mod:`explorer.core.risk_loss`), follows the path a method's parameter traces,
+masking configuration at the point ``(D(alpha_1, beta), I(theta_2, pi))`` of the data-set measures
+of Ruiz (2018) [2]_ (:mod:`explorer.core.risk_loss`), follows the path a method's parameter traces,
 and picks the configuration with the least loss that reaches a risk target.
 
 References

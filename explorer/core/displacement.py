@@ -1,6 +1,6 @@
 """Rank displacements r_j and the permutation extent T_j of Ruiz (2018), Section 3 and Prop. 2.
 
-In the permutation paradigm every masking of a numeric attribute is a permutation of its values
+In the permutation paradigm [1]_ [2]_ every masking of a numeric attribute is a permutation of its values
 (plus a residual noise that changes no rank).  Ruiz (2018) reads the permutation ``P_j`` of
 attribute ``j`` (``Z_j = P_j X_j``) in two ways, both here:
 

@@ -1,6 +1,6 @@
 """Dominance of one masking over another in disclosure risk and in information (Ruiz (2018), Defs. 2 and 4).
 
-Method A dominates B in disclosure risk when its ``D_j(alpha)`` is at least B's for every
+Method A dominates B [1]_ in disclosure risk when its ``D_j(alpha)`` is at least B's for every
 ``alpha <= 1`` (Def. 2), and in information when its ``I_k(theta)`` is at most B's for every
 ``theta >= 1`` (Def. 4).  :func:`dominance` compares two curves and says who is better where, with
 the crossings.
@@ -15,7 +15,7 @@ importable from here); each concept lives in its own module:
   (Props. 3 and 5-7);
 * this module: dominance verdicts and crossings (Defs. 2 and 4);
 * :mod:`explorer.core.calibration`: the calibration view of Domingo-Ferrer and Soria-Comas (2018),
-  Section VI-B.
+  Section VI-B [2]_.
 
 The conventions and errata followed are listed in the documentation page "Conventions and errata
 followed" (``docs/conventions.md``).

@@ -7,8 +7,8 @@ The power mean (Hölder mean) of non-negative values ``x_1..x_n`` with weights `
     M_a(x) = \\Big(\\sum_i w_i x_i^a\\Big)^{1/a} \\ (a \\ne 0), \\qquad
     M_0(x) = \\prod_i x_i^{w_i}, \\qquad M_{-\\infty} = \\min_i x_i, \\qquad M_{+\\infty} = \\max_i x_i,
 
-is the function ``J(p, alpha)`` of Domingo-Ferrer and Soria-Comas (2018), Eq. 8, and the form of every
-measure of Ruiz (2018): ``D_j(alpha)``, ``I_k(theta)``, ``D(alpha, beta)`` and ``I(theta, pi)``
+is the function ``J(p, alpha)`` of Domingo-Ferrer and Soria-Comas (2018), Eq. 8 [1]_, and the form of every
+measure of Ruiz (2018) [2]_: ``D_j(alpha)``, ``I_k(theta)``, ``D(alpha, beta)`` and ``I(theta, pi)``
 (:mod:`explorer.core.risk_loss`).
 
 How it is computed:

@@ -1,6 +1,6 @@
 """Disclosure risk D_j and information loss I_k, their data-set aggregates and curves (Ruiz (2018), Props. 3-7).
 
-Every measure is a power mean (:mod:`explorer.core.power_means`) of rank displacements
+Every measure of Ruiz (2018) [1]_ is a power mean (:mod:`explorer.core.power_means`) of rank displacements
 (:mod:`explorer.core.displacement`):
 
 * ``D_j(alpha)``: the power mean of ``|r_j|`` for ``alpha <= 1`` (Prop. 3).  The larger ``D_j``,

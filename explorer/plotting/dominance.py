@@ -1,5 +1,5 @@
-"""Plots of risk and loss curves and of the calibration view (Ruiz (2018), Sections 3-5;
-Domingo-Ferrer and Soria-Comas (2018), Section VI-B).
+"""Plots of risk and loss curves and of the calibration view (Ruiz (2018), Sections 3-5 [1]_;
+Domingo-Ferrer and Soria-Comas (2018), Section VI-B [2]_).
 
 Each ``plot_x(ax, ...)`` draws once and returns a dataclass of its artists with an
 ``update(...)`` method that changes their data in place, ``moving()`` (the artists an
