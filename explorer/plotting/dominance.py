@@ -33,11 +33,12 @@ from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
+from matplotlib.transforms import offset_copy
 
 from matplotlib.figure import Figure
 
 from explorer.core.dominance import CalibrationPoint, Curve
-from explorer.plotting.randomized_response import BlitManager
+from explorer.plotting.randomized_response import BlitManager, CachedText
 
 __all__ = ["COLORS", "CurveArtists", "plot_curves", "CalibrationArtists", "plot_calibration", "FigureRedraw"]
 
@@ -327,12 +328,12 @@ class CalibrationArtists:
         # Name the points of a comparison; a sweep's points are named by the parameter labels of the path.
         named = [] if path or len(points) > 4 else points
         self.point_labels = self._annotations(self.point_labels, [(p.label, p.risk, p.loss) for p in named],
-                                              xytext=(5, 5), fontsize=8)
+                                              offset=(5, 5), fontsize=8)
         path_xy = np.array([[p.risk, p.loss] for p in path], dtype=float).reshape(-1, 2)
         self.path.set_data(path_xy[:, 0], path_xy[:, 1])
         self.path_labels = self._annotations(
             self.path_labels, [(f"{p.parameter:g}", p.risk, p.loss) for p in path if p.parameter is not None],
-            xytext=(-4, -11), fontsize=7, color="#555555")
+            offset=(-4, -11), fontsize=7, color="#555555")
         if target is None or not math.isfinite(target):
             self.target.set_visible(False)
         else:
@@ -363,16 +364,20 @@ class CalibrationArtists:
         if ylabel is not None:
             self.ax.set_ylabel(ylabel)
 
-    def _annotations(self, texts: list[Text], items: list[tuple[str, float, float]], **style) -> list[Text]:
-        """Labels at points: the same Text artists moved and renamed when their number is unchanged."""
+    def _annotations(self, texts: list[Text], items: list[tuple[str, float, float]], *,
+                     offset: tuple[float, float], **style) -> list[Text]:
+        """Labels beside points, ``offset`` points away: the same artists moved and renamed when their number
+        is unchanged.  They are :class:`CachedText` (drawn from cached bitmaps: a blit redraws them all)."""
         if len(texts) == len(items):
             for text, (label, x, y) in zip(texts, items):
                 text.set_text(label)
-                text.xy = (x, y)
+                text.set_position((x, y))
             return texts
         for text in texts:
             text.remove()
-        return [self.ax.annotate(label, (x, y), textcoords="offset points", **style) for label, x, y in items]
+        transform = offset_copy(self.ax.transData, fig=self.ax.figure, x=offset[0], y=offset[1], units="points")
+        return [self.ax.add_artist(CachedText(x, y, label, transform=transform, in_layout=False, **style))
+                for label, x, y in items]
 
     def moving(self) -> list:
         """The artists an update changes (blitted over the background)."""
