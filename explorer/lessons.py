@@ -165,7 +165,7 @@ def check_answer(check: Check, value: Any) -> Feedback:
 def _fmt(value: float, digits: int = 3, *, strip: bool = True) -> str:
     """A number as lessons print it: ``digits`` decimals (trailing zeros dropped if ``strip``), thousands separated."""
     if float(value).is_integer() and abs(value) >= 1:
-        return f"{int(value):,}"
+        return f"{int(value):,}".replace("-", "−")
     text = f"{value:,.{digits}f}"
     text = text.rstrip("0").rstrip(".") if strip and "." in text else text
     return text.replace("-", "−")
@@ -296,7 +296,7 @@ def lessons() -> tuple[Lesson, ...]:
         key="epsilon",
         title="The epsilon of a matrix, and perfect secrecy",
         goal=("Read ε off a randomized-response matrix (the largest ratio within a column, Eq. 6) and see why "
-              "ε = 0, perfect secrecy, also makes the data useless."),
+              f"ε = {f(n['secrecy_epsilon'])}, perfect secrecy, also makes the data useless."),
         question=("If every respondent reported with the same probabilities whatever her true answer, what could "
                   "the intruder learn from a report? And the data collector, from all the reports?"),
         takeaway=("ε of a matrix is the natural logarithm of the largest ratio between two entries of one column: "
