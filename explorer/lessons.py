@@ -273,7 +273,7 @@ def lessons() -> tuple[Lesson, ...]:
                     f"{f(n['e1_keep'], 4)} (true answer 1) and {f(n['e1_other'], 4)} (true answer 2). The intruder "
                     "sees the report 1. How likely is the true answer 1 in his eyes?"),
             kind="choice", answer=2,
-            choices=(f(0.5), f(n["e1_keep"]), f(n["e1_posterior"]), f(1.0)),
+            choices=(f(0.5), f(n["e1_keep"], 4), f(n["e1_posterior"]), f(1.0)),
             hints=("That is the prior: the report would have to tell nothing (perfect secrecy).",
                    (f"That is Pr(Y = 1 | X = 1), a cell of the matrix. Bayes divides it by the report's total "
                     f"probability: {f(n['e1_keep'], 4)} / ({f(n['e1_keep'], 4)} + {f(n['e1_other'], 4)})."),
@@ -499,7 +499,8 @@ def lessons() -> tuple[Lesson, ...]:
         preset=Preset(
             panel="dominance", dataset="UCI Adult",
             shows=("UCI Adult (a seeded sample of 5,000 records): additive noise (half of each attribute's standard "
-                   "deviation) against rank swapping (window 10% of the records), attribute fnlwgt: the D(α) curves "
+                   "deviation) against rank swapping (values swapped at most 10% of the records apart in rank), "
+                   "attribute fnlwgt: the D(α) curves "
                    "cross, and the verdict gives the crossing and who protects better on each side. Choose other "
                    "attributes to see one method dominate."),
             controls=(("risk_view", "1"),)),
@@ -557,11 +558,14 @@ def lesson(key: str) -> Lesson:
 
 
 # ====================================================================== widgets (thin re-exports)
-def lesson_widget(key: str):
-    """The lesson's widget: goal, question, live panel, takeaway and check question (see :mod:`explorer.panels.lesson`)."""
+def lesson_widget(key: str, *, heading: bool = True):
+    """The lesson's widget: goal, question, live panel, takeaway and check question (see :mod:`explorer.panels.lesson`).
+
+    ``heading=False`` leaves out the "Lesson n of N: title" heading, for a notebook that has its own.
+    """
     from explorer.panels.lesson import lesson_widget as _lesson_widget
 
-    return _lesson_widget(key)
+    return _lesson_widget(key, heading=heading)
 
 
 def lessons_widget():

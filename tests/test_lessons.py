@@ -133,7 +133,7 @@ def _core_results() -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     e1 = den.example1_matrix()
     posterior = den.posterior_matrix(e1)[0, 0]
-    out["deniability"] = {f(rr.epsilon_of(e1)), f(e1[0, 0], 4), f(e1[0, 0]), f(e1[1, 0], 4), f(posterior),
+    out["deniability"] = {f(rr.epsilon_of(e1)), f(e1[0, 0], 4), f(e1[1, 0], 4), f(posterior),
                           f(den.deniability_entropies(e1)[0]), f(den.entropy([0.5, 0.5]))}
     out["epsilon"] = {f(rr.epsilon_of(rr.warner_matrix(0.75)), 4), f(rr.epsilon_of(rr.warner_matrix(0.8)), 4),
                       f(rr.epsilon_of(np.tile([0.5, 1 / 3, 1 / 6], (3, 1)))),
@@ -214,3 +214,29 @@ def test_check_answers_equal_the_core():
 def test_format_uses_a_true_minus_and_thousands():
     assert L._fmt(-20) == "−20" and L._fmt(1814400) == "1,814,400" and L._fmt(0.5, 4) == "0.5"
     assert L._fmt(1.28004, 4, strip=False) == "1.2800"
+
+
+# ---------------------------------------------------------------------------------- the docs pages
+def test_docs_quote_the_lessons_as_built():
+    """docs/lessons.md and docs/teachers-guide.md quote the lessons' own text, so their numbers are the core's."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "docs"
+    lessons_page = (root / "lessons.md").read_text(encoding="utf-8")
+    guide = (root / "teachers-guide.md").read_text(encoding="utf-8")
+    for lesson in LESSONS:
+        for text in (lesson.title, lesson.goal, lesson.question, lesson.takeaway, lesson.preset.shows,
+                     lesson.citation):
+            assert text in lessons_page, text
+        check = lesson.check
+        assert check.prompt in guide and check.explanation in guide
+        if check.kind == "choice":
+            assert f"- {check.choices[int(check.answer)]} (**right**)" in guide
+            for hint in check.hints:
+                assert hint in guide
+        else:
+            assert f"**Answer.** {L._fmt(check.answer, 2)} " in guide
+            assert L.check_answer(check, L._fmt(check.answer, 2)).correct      # the answer printed is accepted
+    for text in (lessons_page, guide):
+        assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", text)
+        assert "PAPER_NOTES" not in text and "ARCHITECTURE" not in text and "DELIVERY" not in text

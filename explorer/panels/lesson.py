@@ -33,6 +33,7 @@ PANELS: dict[str, tuple[str, str]] = {
 
 CSS = """<style>
 .explorer-lesson {max-width: 1100px}
+.explorer-lesson .widget-html-content {line-height: 1.45}
 .explorer-lesson-box {border-left: 4px solid #4a6fa5; background: #f4f7fb; padding: 4px 12px; margin: 4px 0}
 .explorer-lesson-takeaway {border-left: 4px solid #2e7d32; background: #f1f8f1; padding: 4px 12px; margin: 4px 0}
 .explorer-check {border: 1px solid #ccd; border-radius: 4px; padding: 6px 12px; margin: 6px 0}
@@ -119,17 +120,21 @@ class CheckQuestion:
 
 
 class LessonPanel:
-    """One lesson: goal, question, the live panel from its preset, takeaway and check question."""
+    """One lesson: goal, question, the live panel from its preset, takeaway and check question.
 
-    def __init__(self, key_or_lesson: str | Lesson):
+    ``heading=False`` leaves out the "Lesson n of N: title" heading (a notebook has its own).
+    """
+
+    def __init__(self, key_or_lesson: str | Lesson, *, heading: bool = True):
         self.lesson = key_or_lesson if isinstance(key_or_lesson, Lesson) else lesson(key_or_lesson)
         item = self.lesson
         number = [x.key for x in lessons()].index(item.key) + 1
         self.panel = build_preset_panel(item.preset)
         self.check = CheckQuestion(item.check)
         e = html.escape
+        title = f"<h3 style='margin:4px 0'>Lesson {number} of {len(lessons())}: {e(item.title)}</h3>"
         header = widgets.HTML(
-            f"<h3 style='margin:4px 0'>Lesson {number} of {len(lessons())}: {e(item.title)}</h3>"
+            (title if heading else "") +
             f"<div class='explorer-lesson-box'><b>Learning goal.</b> {e(item.goal)}<br>"
             f"<b>Think first.</b> {e(item.question)}</div>"
             f"<p style='margin:4px 0'><b>In the panel below</b> (live: change anything). {e(item.preset.shows)}</p>")
@@ -140,9 +145,9 @@ class LessonPanel:
         self.widget.add_class(f"explorer-lesson-{item.key}")
 
 
-def lesson_widget(key: str) -> widgets.Widget:
-    """The widget of lesson ``key`` (a notebook's one call)."""
-    return LessonPanel(key).widget
+def lesson_widget(key: str, *, heading: bool = True) -> widgets.Widget:
+    """The widget of lesson ``key`` (a notebook's one call; ``heading=False`` when the notebook has the title)."""
+    return LessonPanel(key, heading=heading).widget
 
 
 class LessonsPage:
