@@ -187,11 +187,12 @@ def lesson_numbers() -> dict[str, float]:
     # Lesson 1: Example 1 of Domingo-Ferrer and Soria-Comas (2018)
     e1 = den.example1_matrix()
     n["e1_epsilon"] = rr.epsilon_of(e1)
-    n["e1_odds"] = den.posterior_odds_bound(e1)
-    n["e1_keep"], n["e1_other"] = float(e1[0, 0]), float(e1[1, 0])
     n["e1_posterior"] = float(den.posterior_matrix(e1)[0, 0])
     n["e1_deniability"] = float(den.deniability_entropies(e1)[0])
     n["e1_prior_entropy"] = den.entropy([0.5, 0.5])
+    warner = rr.warner_matrix(0.75)
+    n["w_posterior"] = float(den.posterior_matrix(warner, [0.2, 0.8])[0, 0])
+    n["w_deniability"] = float(den.deniability_entropies(warner, [0.2, 0.8])[0])
     # Lesson 2: epsilon of a matrix, perfect secrecy
     n["warner075_epsilon"] = rr.epsilon_of(rr.warner_matrix(0.75))
     n["warner08_epsilon"] = rr.epsilon_of(rr.warner_matrix(0.8))
@@ -205,8 +206,8 @@ def lesson_numbers() -> dict[str, float]:
     worst = tc.worst_case_cluster([0.2] * 5, epsilon=2.0)
     n["ex3_t"] = worst.t
     n["ex3_raised"], n["ex3_others"] = float(worst.distribution[0]), float(worst.distribution[1])
-    n["ex3_floor"] = 0.2 / worst.t
-    n["ex3_entropy"], n["ex3_data_entropy"] = worst.entropy, worst.data_entropy
+    milder = tc.worst_case_cluster([0.2] * 5, epsilon=1.0)
+    n["ex3_eps1_t"], n["ex3_eps1_raised"] = milder.t, milder.guessing
     income = adult()["income"].value_counts(normalize=True, sort=False).to_numpy()
     raised = tc.worst_case_cluster(income, epsilon=2.0, value=1)
     n["income_share"], n["income_raised"] = float(income[1]), float(raised.distribution[1])
@@ -225,9 +226,7 @@ def lesson_numbers() -> dict[str, float]:
     n["pd_record3"] = float(distances.distance[2])
     n["pd_closest3"] = float(distances.match_indices[distances.match_indptr[2]]) + 1
     linkage = pm.record_linkage(X, Y, rng=0)
-    n["link_correct"], n["link_multiple"], n["link_wrong"] = (float(np.sum(linkage.correct)),
-                                                               float(np.sum(linkage.multiple)),
-                                                               float(np.sum(linkage.wrong)))
+    n["link_correct"] = float(np.sum(linkage.correct))
     verification = pm.linkage_verification(X, Y, n_random="all", rng=0)
     n["link_typical_distance"] = float(verification.typical_distance)
     n["link_chance"] = verification.typical_chance
@@ -237,7 +236,6 @@ def lesson_numbers() -> dict[str, float]:
     n["ruiz_d2"], n["ruiz_d3"] = dom.disclosure_risk(R[:, 1], 0.5), dom.disclosure_risk(R[:, 2], 0.5)
     grid = dom.alpha_grid(-20, 211)
     verdict = dom.dominance(dom.risk_curve(R[:, 2], grid), dom.risk_curve(R[:, 1], grid))
-    n["ruiz_3_dominates_2"] = float(verdict.verdict == "A dominates")
     n["ruiz_alpha_min"] = verdict.grid_min
     # Lesson 8: the curse of dimensionality on Adult's eight attributes
     data = adult_mdrr_data()
@@ -269,20 +267,20 @@ def lessons() -> tuple[Lesson, ...]:
                   f"the entropy of that posterior: {f(n['e1_deniability'])} of the prior's "
                   f"{f(n['e1_prior_entropy'])} bit remain, so ε = 2 leaves little to deny."),
         check=Check(
-            prompt=(f"Example 1: two answers, a uniform prior, and a matrix whose column 1 holds "
-                    f"{f(n['e1_keep'], 4)} (true answer 1) and {f(n['e1_other'], 4)} (true answer 2). The intruder "
-                    "sees the report 1. How likely is the true answer 1 in his eyes?"),
+            prompt=("A yes/no survey: 20% of the respondents would truly answer yes, and each tells the truth with "
+                    "probability 0.75 (Warner's design). An intruder sees the report “yes”. How likely is the true "
+                    "answer “yes” in his eyes?"),
             kind="choice", answer=2,
-            choices=(f(0.5), f(n["e1_keep"], 4), f(n["e1_posterior"]), f(1.0)),
-            hints=("That is the prior: the report would have to tell nothing (perfect secrecy).",
-                   (f"That is Pr(Y = 1 | X = 1), a cell of the matrix. Bayes divides it by the report's total "
-                    f"probability: {f(n['e1_keep'], 4)} / ({f(n['e1_keep'], 4)} + {f(n['e1_other'], 4)})."),
+            choices=(f(0.2), f(0.75), f(n["w_posterior"]), f(1.0)),
+            hints=("That is the prior, his belief before the report: it would stay so only under perfect secrecy.",
+                   ("That is Pr(report yes | true yes), a cell of the matrix. Bayes weighs it by the prior: "
+                    "0.75 × 0.2 / (0.75 × 0.2 + 0.25 × 0.8)."),
                    "",
-                   (f"Only if answer 2 never reported 1; here it does with probability {f(n['e1_other'], 4)}, "
-                    "so the respondent can still deny.")),
-            explanation=(f"Bayes (Eq. 3): {f(n['e1_keep'], 4)} / ({f(n['e1_keep'], 4)} + {f(n['e1_other'], 4)}) = "
-                         f"{f(n['e1_posterior'])}. The entropy of the posterior, H(X | Y = 1) = "
-                         f"{f(n['e1_deniability'])} bits, is the deniability left (Eq. 4).")),
+                   ("Only if respondents whose true answer is no never reported yes; they do with probability "
+                    "0.25, so the respondent can still deny.")),
+            explanation=(f"Bayes (Eq. 3): 0.75 × 0.2 / (0.75 × 0.2 + 0.25 × 0.8) = {f(n['w_posterior'])}. The "
+                         f"report raises his belief from 0.2 but not even to one half, and H(X | Y = yes) = "
+                         f"{f(n['w_deniability'])} bits of deniability remain (Eq. 4).")),
         paper="rr-dp", section="Section II-A, Example 1",
         preset=Preset(
             panel="randomized_response",
@@ -371,16 +369,16 @@ def lessons() -> tuple[Lesson, ...]:
                   f"raise one of five equally frequent values from 0.2 to {f(n['ex3_raised'], 5)}, so the intruder's "
                   "best guess is right more than half the time: an ε must be read, not just quoted."),
         check=Check(
-            prompt=("Example 3: five sensitive values, each with share 0.2 in the data set, and ε = 2. In the most "
-                    "concentrated cluster that is still exp(ε/2)-close, how likely is the intruder's best guess "
-                    "to be right? (two decimals)"),
-            kind="number", answer=n["ex3_raised"], tolerance=0.006,
-            hints=("t = exp(ε/2) = e: one value's share can grow by the factor t, as long as the others keep at "
-                   "least their share divided by t.",),
-            explanation=(f"t = exp(1) = {f(n['ex3_t'], 4)}: one value grows to 0.2 × e = {f(n['ex3_raised'], 5)} "
-                         f"while the other four shrink to {f(n['ex3_others'], 6)} each (not below 0.2 / e = "
-                         f"{f(n['ex3_floor'], 4)}). The entropy falls from {f(n['ex3_data_entropy'])} to "
-                         f"{f(n['ex3_entropy'])} bits.")),
+            prompt=("As in Example 3, five sensitive values each have share 0.2 in the data set, but now ε = 1. In "
+                    "the most concentrated cluster that is still exp(ε/2)-close, how likely is the intruder's best "
+                    "guess to be right? (two decimals)"),
+            kind="number", answer=n["ex3_eps1_raised"], tolerance=0.006,
+            hints=("t = exp(ε/2): the share 0.2 of one value can grow by the factor t, as long as the others keep "
+                   "at least their share divided by t.",),
+            explanation=(f"t = exp(0.5) = {f(n['ex3_eps1_t'], 4)}: one value grows to 0.2 × {f(n['ex3_eps1_t'], 4)} = "
+                         f"{f(n['ex3_eps1_raised'], 4)}. At ε = 2 (Example 3) the same cluster puts "
+                         f"{f(n['ex3_raised'], 5)} on one value and {f(n['ex3_others'], 6)} on each of the others: "
+                         "halving ε reins the best guess in, but does not remove what the cluster tells.")),
         paper="rr-dp", section="Section IV, Example 3",
         preset=Preset(
             panel="t_closeness",

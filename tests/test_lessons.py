@@ -116,10 +116,10 @@ def test_check_rejects_inconsistent_definitions():
 # ---------------------------------------------------------------------------------- the numbers quoted
 # Inputs a lesson states (parameters, labels, counts of answers), allowed besides the core's results.
 INPUTS = {
-    "deniability": {"1", "2", "0.5"},
+    "deniability": {"1", "2", "20%", "0.2", "0.75", "0.25", "0.8"},
     "epsilon": {"0.75", "3", "0.8", "0.2", "2"},
     "estimation": {"2%", "1", "60", "30", "8", "300", "0"},
-    "t-closeness": {"2", "0.2", "50", "1", "5"},
+    "t-closeness": {"2", "0.2", "50", "1", "5", "0.5"},
     "reverse-mapping": {"1", "20"},
     "intruder": {"3", "1,000", "2%", "1"},
     "dominance": {"0.5", "1", "3", "2", "5,000", "10%"},
@@ -133,8 +133,11 @@ def _core_results() -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     e1 = den.example1_matrix()
     posterior = den.posterior_matrix(e1)[0, 0]
-    out["deniability"] = {f(rr.epsilon_of(e1)), f(e1[0, 0], 4), f(e1[1, 0], 4), f(posterior),
-                          f(den.deniability_entropies(e1)[0]), f(den.entropy([0.5, 0.5]))}
+    out["deniability"] = {f(rr.epsilon_of(e1)), f(posterior),
+                          f(den.deniability_entropies(e1)[0]), f(den.entropy([0.5, 0.5])),
+                          f(den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0]),
+                          f(den.deniability_entropies(rr.warner_matrix(0.75), [0.2, 0.8])[0])}
+    assert den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0] == pytest.approx(0.15 / 0.35)
     out["epsilon"] = {f(rr.epsilon_of(rr.warner_matrix(0.75)), 4), f(rr.epsilon_of(rr.warner_matrix(0.8)), 4),
                       f(rr.epsilon_of(np.tile([0.5, 1 / 3, 1 / 6], (3, 1)))),
                       f(math.exp(rr.epsilon_of(rr.warner_matrix(0.8))))}
@@ -143,9 +146,10 @@ def _core_results() -> dict[str, set[str]]:
     worst = tc.worst_case_cluster([0.2] * 5, epsilon=2.0)
     income = adult()["income"].value_counts(normalize=True, sort=False).to_numpy()
     raised = tc.worst_case_cluster(income, epsilon=2.0, value=1)
+    milder = tc.worst_case_cluster([0.2] * 5, epsilon=1.0)
     out["t-closeness"] = {f(tc.closeness_for_epsilon(2.0), 4), f(worst.distribution[0], 5),
-                          f(worst.distribution[1], 6), f(0.2 / worst.t, 4), f(worst.entropy), f(worst.data_entropy),
-                          f(income[1], 4), f(raised.distribution[1], 4)}
+                          f(worst.distribution[1], 6), f(income[1], 4), f(raised.distribution[1], 4),
+                          f(tc.closeness_for_epsilon(1.0), 4), f(milder.distribution[0], 4)}
     table = domingo_muralidhar_example()
     X, Y = table[["X1", "X2", "X3"]], table[["Y1", "Y2", "Y3"]]
     Z = pm.reverse_map_frame(X, Y, rng=0)
@@ -162,6 +166,8 @@ def _core_results() -> dict[str, set[str]]:
                        f(verification.typical_distance)}
     ruiz = ruiz_example()
     R = dom.displacement_matrix(ruiz[["X1", "X2", "X3"]], ruiz[["Y1", "Y2", "Y3"]])
+    grid = dom.alpha_grid(-20, 211)
+    assert dom.dominance(dom.risk_curve(R[:, 2], grid), dom.risk_curve(R[:, 1], grid)).verdict == "A dominates"
     out["dominance"] = {f(dom.disclosure_risk(R[:, 2], 0.5), 4, strip=False),
                         f(dom.disclosure_risk(R[:, 1], 0.5), 4, strip=False), f(-20)}
     data = adult_mdrr_data()
@@ -201,10 +207,11 @@ def test_numbers_in_lesson_text_are_the_cores():
 def test_check_answers_equal_the_core():
     assert L.lesson("epsilon").check.answer == pytest.approx(math.log(4))
     assert L.lesson("epsilon").check.answer == rr.epsilon_of(rr.warner_matrix(0.8))
-    assert L.lesson("t-closeness").check.answer == tc.worst_case_cluster([0.2] * 5, epsilon=2.0).guessing
-    assert L.lesson("t-closeness").check.answer == pytest.approx(0.2 * math.e)            # the paper's 0.54366
+    assert L.lesson("t-closeness").check.answer == tc.worst_case_cluster([0.2] * 5, epsilon=1.0).guessing
+    assert L.lesson("t-closeness").check.answer == pytest.approx(0.2 * math.exp(0.5))
     deniability = L.lesson("deniability").check
-    assert deniability.choices[deniability.answer] == L._fmt(den.posterior_matrix(den.example1_matrix())[0, 0])
+    posterior = den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0]
+    assert deniability.choices[deniability.answer] == L._fmt(posterior)
     # the 2018 paper's Example 3 as printed (0.5436 truncated, 0.1141)
     worst = tc.worst_case_cluster([0.2] * 5, epsilon=2.0)
     assert worst.distribution[0] == pytest.approx(0.54366, abs=5e-6)
