@@ -298,7 +298,7 @@ def lessons() -> tuple[Lesson, ...]:
         question=("If every respondent reported with the same probabilities whatever her true answer, what could "
                   "the intruder learn from a report? And the data collector, from all the reports?"),
         takeaway=("ε of a matrix is the natural logarithm of the largest ratio between two entries of one column: "
-                  f"seeing a report multiplies the odds of one answer over another by at most e^ε (Warner's design "
+                  f"seeing a report multiplies the odds of one answer over another by at most exp(ε) (Warner's design "
                   f"with p = 0.75 has ε = ln 3 = {f(n['warner075_epsilon'], 4)}). At ε = "
                   f"{f(n['secrecy_epsilon'])} all rows are equal, the posterior is the prior (perfect secrecy), "
                   "and the matrix is singular, so the data collector cannot estimate the distribution either."),

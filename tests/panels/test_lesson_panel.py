@@ -84,7 +84,11 @@ def test_presets_show_their_point(built):
     assert 0 < np.sum(distances > t) < distances.size
     # Lesson 6: too little permutation, the intruder can trust his links
     assert "not deniable" in built["intruder"].panel.verdict.value
-    assert "deniable" in built["reverse-mapping"].panel.verdict.value
+    # Lesson 5: strong noise moves Y far from X, yet Z holds X's own values in Y's rank order
+    analysis = built["reverse-mapping"].panel.analysis
+    for j in range(analysis.X.shape[1]):
+        np.testing.assert_array_equal(np.sort(analysis.Z[:, j]), np.sort(analysis.X[:, j]))
+        assert np.abs(analysis.E[:, j]).mean() < np.abs(analysis.Y[:, j] - analysis.X[:, j]).mean()
     # Lesson 7: fnlwgt, the curves cross
     dominance = built["dominance"].panel
     assert dominance.risk_view.value == "1" and dominance.risk_verdicts[0].startswith("Neither dominates")
