@@ -171,6 +171,14 @@ def _fmt(value: float, digits: int = 3, *, strip: bool = True) -> str:
     return text.replace("-", "−")
 
 
+def _preset_matrices() -> dict[str, tuple[tuple[float, ...], ...]]:
+    """The matrices the lessons put in the RR panel: Example 1, and equal rows (perfect secrecy) for r = 3."""
+    from explorer.core import deniability as den
+
+    secrecy = np.tile(np.arange(3, 0, -1) / 6, (3, 1))      # every column constant: epsilon 0
+    return {"example1": tuple(map(tuple, den.example1_matrix().tolist())), "secrecy": tuple(map(tuple, secrecy.tolist()))}
+
+
 @functools.lru_cache(maxsize=1)
 def lesson_numbers() -> dict[str, float]:
     """Every number quoted by the lessons, computed by the core (cached; Adult is read once)."""
@@ -197,8 +205,7 @@ def lesson_numbers() -> dict[str, float]:
     n["warner075_epsilon"] = rr.epsilon_of(rr.warner_matrix(0.75))
     n["warner08_epsilon"] = rr.epsilon_of(rr.warner_matrix(0.8))
     n["warner08_ratio"] = 0.8 / 0.2
-    secrecy = np.tile(np.arange(3, 0, -1) / 6, (3, 1))      # the panel's perfect-secrecy preset at r = 3
-    n["secrecy_epsilon"] = rr.epsilon_of(secrecy)
+    n["secrecy_epsilon"] = rr.epsilon_of(_preset_matrices()["secrecy"])
     # Lesson 3: estimation with the optimal design, r = 4, epsilon = 1
     grr = rr.optimal_matrix(4, 1.0)
     n["grr_keep"], n["grr_other"] = float(grr[0, 0]), float(grr[0, 1])
@@ -252,6 +259,7 @@ def lesson_numbers() -> dict[str, float]:
 def lessons() -> tuple[Lesson, ...]:
     """The lessons, in teaching order (built once; their numbers come from :func:`lesson_numbers`)."""
     n = lesson_numbers()
+    n_matrices = _preset_matrices()
     f = _fmt
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
 
@@ -284,10 +292,11 @@ def lessons() -> tuple[Lesson, ...]:
         paper="rr-dp", section="Section II-A, Example 1",
         preset=Preset(
             panel="randomized_response",
-            shows=("Example 1 loaded with the preset button: the custom matrix at ε = 2, the posterior heatmap "
+            shows=("Example 1 as a custom matrix at ε = 2 (the tab's Example 1 preset): the posterior heatmap "
                    "(row 1 after report 1), the deniability bars H(X | Y = v) against H(X), and the curve of "
-                   "deniability against ε."),
-            calls=(("apply_preset", ("000 Example 1 (epsilon = 2)",)),)),
+                   "deniability against ε. Change a cell of the matrix and watch the posterior follow."),
+            controls=(("n_categories", 2), ("epsilon", 2.0)),
+            calls=(("set_custom_matrix", (n_matrices["example1"],)),)),
     )
 
     epsilon = Lesson(
@@ -319,7 +328,8 @@ def lessons() -> tuple[Lesson, ...]:
                    "reaches H(X). Press “simulate”: inversion is impossible (singular matrix); move ε away from 0 "
                    "to see deniability fall."),
             kwargs=(("n_categories", 3),),
-            calls=(("apply_preset", ("Perfect secrecy",)),)),
+            controls=(("epsilon", 0.0),),
+            calls=(("set_custom_matrix", (n_matrices["secrecy"],)),)),
     )
 
     estimation = Lesson(
@@ -349,8 +359,8 @@ def lessons() -> tuple[Lesson, ...]:
         preset=Preset(
             panel="randomized_response",
             shows=("Four answers with true shares 60, 30, 8 and 2%, the optimal design at ε = 1, and one simulated "
-                   "survey of 300 respondents: the inversion's bar for the rarest answer is below zero, the "
-                   "other three estimators stay at or above it."),
+                   "survey of 300 respondents: the inversion's bar for the rarest answer is below zero, while "
+                   "the other three estimators never go below zero."),
             kwargs=(("n_categories", 4),),
             controls=(("prior_source", "typed"), ("prior_weights", "60, 30, 8, 2"), ("design", "optimal"),
                       ("epsilon", 1.0), ("n_samples", 300), ("seed", 3)),
@@ -537,7 +547,8 @@ def lessons() -> tuple[Lesson, ...]:
             panel="multidim_rr",
             shows=("Adult's eight attributes with keep probability p = 0.7: the dependence heatmap, the clusters "
                    "Algorithm 1 forms (at most 100 combinations, dependence at least 0.2) with each cluster's "
-                   "best-case error beside RR-Joint's. Press Run (5 runs) for Table 1's row for this p."),
+                   "best-case error beside RR-Joint's. Press Run (5 runs, a few seconds) to fill in Table 1's grid "
+                   "for this p."),
             controls=(("p", 0.7), ("experiment", "table"), ("runs", 5))),
     )
     return (deniability, epsilon, estimation, t_closeness, reverse_mapping, intruder, dominance, rr_clusters)

@@ -247,3 +247,23 @@ def test_docs_quote_the_lessons_as_built():
     for text in (lessons_page, guide):
         assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", text)
         assert "PAPER_NOTES" not in text and "ARCHITECTURE" not in text and "DELIVERY" not in text
+
+
+# ---------------------------------------------------------------------------------- the notebooks
+def test_one_thin_notebook_per_lesson_with_outputs_cleared():
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "notebooks" / "lessons"
+    paths = sorted(folder.glob("*.ipynb"))
+    assert [p.stem.split("_", 1)[1].replace("_", "-") for p in paths] == list(L.LESSON_KEYS)
+    for number, (path, lesson) in enumerate(zip(paths, LESSONS), 1):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        assert [c["cell_type"] for c in cells] == ["markdown", "code"], path.name
+        markdown, code = "".join(cells[0]["source"]), "".join(cells[1]["source"])
+        assert markdown.startswith(f"# Lesson {number} of {len(LESSONS)}: {lesson.title}\n")
+        assert not re.search(r"\d", markdown.split("\n", 1)[1].replace(f"Lesson {number + 1}", "")
+                             .replace(f"{number + 1:02d}_", "")), "numbers belong in the lesson data"
+        assert code.strip().endswith(f'lesson_widget("{lesson.key}", heading=False)')
+        assert code.startswith("from explorer.lessons import lesson_widget")
+        assert cells[1]["outputs"] == [] and cells[1]["execution_count"] is None
