@@ -325,8 +325,8 @@ def lessons() -> tuple[Lesson, ...]:
             panel="randomized_response",
             shows=(f"The perfect-secrecy preset with three answers: every row is the same, ε = "
                    f"{f(n['secrecy_epsilon'])}, the posterior heatmap repeats the prior and every deniability bar "
-                   "reaches H(X). Press “simulate”: inversion is impossible (singular matrix); move ε away from 0 "
-                   "to see deniability fall."),
+                   "reaches H(X). Press “simulate”: inversion is impossible (singular matrix). Then set Design to "
+                   "“optimal for ε” and move ε away from 0 to see deniability fall."),
             kwargs=(("n_categories", 3),),
             controls=(("epsilon", 0.0),),
             calls=(("set_custom_matrix", (n_matrices["secrecy"],)),)),
@@ -394,8 +394,9 @@ def lessons() -> tuple[Lesson, ...]:
             panel="t_closeness",
             shows=(f"UCI Adult in clusters of at least 50 records (MDAV on age, education-num, hours-per-week and "
                    f"sex), the sensitive attribute income and ε = 2: some clusters are within t = e of the data "
-                   f"set, the red ones are not. The Example 3 view raises “>50K” from its share "
-                   f"{f(n['income_share'], 4)} to {f(n['income_raised'], 4)}: the worst cluster ε = 2 admits."),
+                   f"set, the red ones are not. The Example 3 view shows the worst cluster ε = 2 admits: the share "
+                   f"of “>50K” rises from {f(n['income_share'], 4)} to {f(n['income_raised'], 4)}, so knowing the "
+                   f"cluster makes a high income the intruder's best guess."),
             controls=(("sensitive", "income"), ("distance", "ratio"), ("epsilon", 2.0), ("worst_value", 1))),
     )
 
