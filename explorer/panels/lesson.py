@@ -138,11 +138,35 @@ class LessonPanel:
             f"<div class='explorer-lesson-box'><b>Learning goal.</b> {e(item.goal)}<br>"
             f"<b>Think first.</b> {e(item.question)}</div>"
             f"<p style='margin:4px 0'><b>In the panel below</b> (live: change anything). {e(item.preset.shows)}</p>")
+        self.reset_button = widgets.Button(description="Back to the lesson's setting", icon="undo",
+                                           layout=widgets.Layout(width="auto"))
+        self.reset_button.add_class("explorer-lesson-reset")
+        self.reset_button.on_click(lambda _: self.reset())
+        self.panel_box = widgets.VBox([self.panel.widget])
         takeaway = widgets.HTML(f"<div class='explorer-lesson-takeaway'><b>Takeaway.</b> {e(item.takeaway)}<br>"
                                 f"<small>Source: {e(item.citation)}.</small></div>")
-        self.widget = widgets.VBox([widgets.HTML(CSS), header, self.panel.widget, takeaway, self.check.widget])
+        self.widget = widgets.VBox([widgets.HTML(CSS), header, self.reset_button, self.panel_box, takeaway,
+                                    self.check.widget])
         self.widget.add_class("explorer-lesson")
         self.widget.add_class(f"explorer-lesson-{item.key}")
+
+    def reset(self) -> None:
+        """Rebuild the live panel from the lesson's preset (after students changed its controls)."""
+        try:
+            panel = build_preset_panel(self.lesson.preset)
+        except Exception:  # keep the current panel rather than break the lesson
+            log.exception("lesson %s: resetting the panel failed", self.lesson.key)
+            return
+        old, self.panel = self.panel, panel
+        self.panel_box.children = [panel.widget]
+        _close_tree(old.widget)
+
+
+def _close_tree(widget: widgets.Widget) -> None:
+    """Close a widget and everything inside it (a replaced panel's controls and canvases)."""
+    for child in getattr(widget, "children", ()):
+        _close_tree(child)
+    widget.close()
 
 
 def lesson_widget(key: str, *, heading: bool = True) -> widgets.Widget:

@@ -48,7 +48,7 @@ def _own_html(panel: LessonPanel) -> str:
 def test_every_lesson_builds_with_its_parts(built, key):
     panel = built[key]
     lesson = L.lesson(key)
-    assert panel.panel.widget in panel.widget.children
+    assert panel.panel_box.children == (panel.panel.widget,)
     assert not panel.panel.status.is_error, panel.panel.status.message
     text = _own_html(panel)
     for part in (lesson.title, "Learning goal", "Think first", "Takeaway", "Check your understanding"):
@@ -94,6 +94,16 @@ def test_presets_show_their_point(built):
     assert dominance.risk_view.value == "1" and dominance.risk_verdicts[0].startswith("Neither dominates")
     # Lesson 8: p = 0.7, the paper's Table 1 row
     assert built["rr-clusters"].panel.p.value == 0.7
+
+
+def test_reset_rebuilds_the_panel_from_the_preset():
+    lesson_panel = LessonPanel("estimation")
+    lesson_panel.panel.epsilon.value = 5.0
+    old = lesson_panel.panel
+    lesson_panel.reset_button.click()
+    assert lesson_panel.panel is not old and lesson_panel.panel.epsilon.value == 1.0
+    assert lesson_panel.panel_box.children == (lesson_panel.panel.widget,)
+    assert lesson_panel.panel.simulation["values"]["inversion"].min() < 0
 
 
 def test_build_preset_panel_sets_controls_in_order():
