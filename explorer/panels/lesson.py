@@ -139,13 +139,13 @@ class LessonPanel:
             f"<b>Think first.</b> {e(item.question)}</div>"
             f"<p style='margin:4px 0'><b>In the panel below</b> (live: change anything). {e(item.preset.shows)}</p>")
         self.reset_button = widgets.Button(description="Back to the lesson's setting", icon="undo",
-                                           layout=widgets.Layout(width="auto"))
+                                           layout=widgets.Layout(width="250px"))
         self.reset_button.add_class("explorer-lesson-reset")
         self.reset_button.on_click(lambda _: self.reset())
         self.panel_box = widgets.VBox([self.panel.widget])
         takeaway = widgets.HTML(f"<div class='explorer-lesson-takeaway'><b>Takeaway.</b> {e(item.takeaway)}<br>"
                                 f"<small>Source: {e(item.citation)}.</small></div>")
-        self.widget = widgets.VBox([widgets.HTML(CSS), header, self.reset_button, self.panel_box, takeaway,
+        self.widget = widgets.VBox([widgets.HTML(CSS), header, widgets.HBox([self.reset_button]), self.panel_box, takeaway,
                                     self.check.widget])
         self.widget.add_class("explorer-lesson")
         self.widget.add_class(f"explorer-lesson-{item.key}")
