@@ -41,6 +41,8 @@ __all__ = [
     "encode_sensitive",
     "ClosenessProfile",
     "closeness_profile",
+    "ClustersOverT",
+    "cluster_count_over_t",
     "WorstCaseCluster",
     "worst_case_cluster",
     "cluster_table",
@@ -275,11 +277,104 @@ class ClosenessProfile:
         return self.distances > bound
 
     def n_violating(self, t: float | None = None) -> int:
-        return int(self.violating(t).sum())
+        """Number of clusters farther than ``t`` (default: the profile's t); see :func:`cluster_count_over_t`."""
+        return cluster_count_over_t(self, t).n_over
 
     def is_t_close(self, t: float | None = None) -> bool:
         """t-close iff every cluster distance d <= t (boundary included)."""
         return self.n_violating(t) == 0
+
+
+@dataclass(frozen=True)
+class ClustersOverT:
+    """How many clusters are farther than t from the data set: the count behind the t-closeness verdict.
+
+    Attributes
+    ----------
+    n_clusters : int
+        Clusters counted.
+    n_over : int
+        Clusters with distance d > t (the boundary d = t is t-close).
+    n_infinite : int
+        Clusters at infinite distance (under the ratio distance: a sensitive value missing from them).
+    t : float
+        The bound.
+    """
+
+    n_clusters: int
+    n_over: int
+    n_infinite: int
+    t: float
+
+    @property
+    def n_within(self) -> int:
+        """Clusters with d <= t."""
+        return self.n_clusters - self.n_over
+
+    @property
+    def is_t_close(self) -> bool:
+        """Whether no cluster is over t (true for no clusters at all)."""
+        return self.n_over == 0
+
+    @property
+    def fraction_over(self) -> float:
+        """n_over / n_clusters (0 when there are no clusters)."""
+        return self.n_over / self.n_clusters if self.n_clusters else 0.0
+
+
+def cluster_count_over_t(distances: ClosenessProfile | ArrayLike, t: float | None = None) -> ClustersOverT:
+    """Count the clusters whose distance to the data set exceeds t (and those at infinite distance).
+
+    Parameters
+    ----------
+    distances : ClosenessProfile or array_like
+        A profile (its ``distances``) or one distance per cluster: non-negative numbers, infinity allowed.
+    t : float, optional
+        The bound, >= 0 (infinity allowed); by default the profile's own ``t``.
+
+    Returns
+    -------
+    ClustersOverT
+
+    Notes
+    -----
+    A data set is t-close when every cluster has d <= t, the boundary included: the
+    cluster of Example 3 of Domingo-Ferrer and Soria-Comas (2018) [1]_ sits exactly
+    on d = e and is exp(1)-close (see ``docs/conventions.md``).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
+    Examples
+    --------
+    >>> count = cluster_count_over_t([1.5, 4.0, float("inf"), 2.0], 2.0)
+    >>> count.n_over, count.n_infinite, count.n_clusters, count.is_t_close
+    (2, 1, 4, False)
+    >>> cluster_count_over_t([2.0, 1.0], 2.0).n_over          # the boundary d = t is t-close
+    0
+    """
+    if isinstance(distances, ClosenessProfile):
+        d = distances.distances
+        if t is None:
+            t = distances.t
+    else:
+        try:
+            d = np.asarray(distances, dtype=float)
+        except (TypeError, ValueError):
+            raise ExplorerTypeError(f"distances must be numbers, got {type(distances).__name__}") from None
+    if d.ndim != 1:
+        raise InvalidParameterError(f"distances must be one number per cluster, got shape {d.shape}")
+    bad = np.isnan(d) | (d < 0)
+    if bad.any():
+        raise InvalidParameterError(f"distances must be non-negative numbers, got {float(d[bad][0])!r} "
+                                    f"at position {int(np.flatnonzero(bad)[0])}")
+    if t is None:
+        raise InvalidParameterError("t must be given: the distances come without a bound")
+    bound = check_number(t, "t", minimum=0.0, allow_inf=True)
+    return ClustersOverT(n_clusters=int(d.size), n_over=int(np.count_nonzero(d > bound)),
+                         n_infinite=int(np.count_nonzero(np.isinf(d))), t=bound)
 
 
 def closeness_profile(frame: pd.DataFrame, clusters: Clustering | ArrayLike, sensitive: str, distance: str = "ratio",

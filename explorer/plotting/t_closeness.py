@@ -19,6 +19,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import StepPatch
 from matplotlib.text import Text
 
+from explorer.core.cluster_profile import cluster_count_over_t
+
 __all__ = [
     "ClusterRatioArtists",
     "plot_cluster_ratios",
@@ -37,14 +39,13 @@ VIOLATION_COLOR = "#c44e52"
 DATA_COLOR = "#999999"
 
 
-def _display_values(distances: np.ndarray, t: float) -> tuple[np.ndarray, float, int]:
+def _display_values(distances: np.ndarray, t: float) -> tuple[np.ndarray, float]:
     """Distances with infinities capped at a ceiling above every finite value and the bound."""
     d = np.asarray(distances, dtype=float)
     finite = d[np.isfinite(d)]
     top = max(finite.max() if finite.size else 0.0, t if math.isfinite(t) else 0.0, 1e-9)
     ceiling = top * 1.25
-    n_inf = int(np.isinf(d).sum())
-    return np.where(np.isinf(d), ceiling, d), ceiling, n_inf
+    return np.where(np.isinf(d), ceiling, d), ceiling
 
 
 @dataclass
@@ -60,11 +61,15 @@ class ClusterRatioArtists:
 
     def update(self, distances: np.ndarray, t: float, *, selected: int | None = None,
                ylabel: str | None = None) -> int:
-        """Show ``distances`` sorted in decreasing order against ``t``; return the number violating."""
+        """Show ``distances`` sorted in decreasing order against ``t``; return the number violating.
+
+        The count comes from :func:`explorer.core.cluster_profile.cluster_count_over_t`.
+        """
         d = np.sort(np.asarray(distances, dtype=float))[::-1]
         n = d.size
-        n_bad = int(np.sum(d > t))
-        shown, ceiling, n_inf = _display_values(d, t)
+        count = cluster_count_over_t(d, t)
+        n_bad, n_inf = count.n_over, count.n_infinite
+        shown, ceiling = _display_values(d, t)
         self.violating.set_data(shown[:n_bad], np.arange(n_bad + 1, dtype=float))
         self.ok.set_data(shown[n_bad:], np.arange(n_bad, n + 1, dtype=float))
         bound = t if math.isfinite(t) else ceiling

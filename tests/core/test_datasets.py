@@ -76,7 +76,7 @@ def test_ruiz_example_is_002_table_1():
     assert frame.shape == (5, 6)
     assert frame["X3"].tolist() == [3707, 826, -1317, 2419, -1008]
     assert frame["Y3"].tolist() == [3248, 822, 248, 597, -1927]
-    # 002 ranks descending (1 = largest): Table 1's X_1R column
+    # Ruiz (2018) ranks descending (1 = largest): Table 1's X_1R column
     ranks = frame["X1"].rank(ascending=False).astype(int).tolist()
     assert ranks == [4, 2, 5, 3, 1]
     assert datasets.dataset_info(frame).groups["masked"] == ("Y1", "Y2", "Y3")

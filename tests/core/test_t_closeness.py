@@ -1,7 +1,8 @@
-"""Tests of explorer.core.t_closeness: 000 Section IV (Eq. 7, Proposition 1, Examples 2-3)."""
+"""Tests of explorer.core.t_closeness: Domingo-Ferrer and Soria-Comas (2018), Section IV (Eq. 7, Prop. 1, Examples 2-3)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 
@@ -15,6 +16,7 @@ from explorer.core.t_closeness import (
     MISSING_LABEL,
     closeness_for_epsilon,
     closeness_profile,
+    cluster_count_over_t,
     cluster_table,
     csv_safe,
     distribution_distance,
@@ -40,7 +42,7 @@ ADULT_MDAV_K10_SHA256 = "24c1af90582bb03928f7bac8d4492438cfa69a0e33d55b98bd592ae
 # ----------------------------------------------------------------- paper examples
 def test_example_3_distribution_is_exactly_one_value_at_0_2e():
     worst = worst_case_cluster([0.2] * 5, 2.0)
-    # 000 Example 3 prints 0.5436 (0.2e = 0.54366 truncated, PAPER_NOTES errata) and 0.1141
+    # Example 3 prints 0.5436 (0.2e = 0.54366 truncated, an erratum of docs/conventions.md) and 0.1141
     np.testing.assert_allclose(worst.distribution, [0.2 * E] + [(1 - 0.2 * E) / 4] * 4, rtol=0, atol=1e-15)
     assert round(worst.distribution[0], 5) == 0.54366
     assert round(worst.distribution[1], 6) == 0.114086
@@ -384,3 +386,39 @@ def test_progress_is_reported_and_can_cancel():
     assert seen and all(0 < f <= 1 for f in seen) and seen == sorted(seen)
     with pytest.raises(CancelledError, match="cancelled after"):
         mdav_labels(x, 2, progress=lambda fraction: False)
+
+
+# ----------------------------------------------------------------- count of clusters over t
+def test_cluster_count_over_t_counts_strictly_above_the_bound():
+    count = cluster_count_over_t([1.5, 4.0, math.inf, 2.0, E], E)
+    assert (count.n_clusters, count.n_over, count.n_infinite, count.n_within) == (5, 2, 1, 3)
+    assert count.t == E and not count.is_t_close and count.fraction_over == pytest.approx(2 / 5)
+    assert cluster_count_over_t([2.0, 1.0], 2.0).is_t_close             # d = t is t-close (Example 3)
+    assert cluster_count_over_t([2.0, 1.0], math.inf).n_over == 0
+    empty = cluster_count_over_t([], 1.0)
+    assert (empty.n_clusters, empty.n_over, empty.is_t_close, empty.fraction_over) == (0, 0, True, 0.0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        count.n_over = 0
+
+
+def test_cluster_count_over_t_of_a_profile_uses_its_bound():
+    frame = pd.DataFrame({"s": list("aaab" "bbba" "abab")})     # clusters (3/4, 1/4), (1/4, 3/4), (1/2, 1/2)
+    profile = closeness_profile(frame, [0] * 4 + [1] * 4 + [2] * 4, "s", t=1.4)
+    count = cluster_count_over_t(profile)
+    assert (count.n_clusters, count.n_over, count.t) == (3, 2, 1.4)
+    assert cluster_count_over_t(profile, 2.0).n_over == 0 == profile.n_violating(2.0)   # d = 2, 2, 1
+    assert profile.n_violating() == 2
+    with pytest.raises(InvalidParameterError, match="t must be given"):
+        cluster_count_over_t(closeness_profile(frame, [0] * 6 + [1] * 6, "s"))
+
+
+@pytest.mark.parametrize("distances, t, message", [
+    ([1.0, float("nan")], 1.0, "distances must be non-negative numbers, got nan at position 1"),
+    ([1.0, -2.0], 1.0, "distances must be non-negative numbers, got -2.0 at position 1"),
+    ([[1.0]], 1.0, r"distances must be one number per cluster, got shape \(1, 1\)"),
+    ([1.0], -1.0, "t must be >= 0"),
+    ([1.0], None, "t must be given"),
+])
+def test_cluster_count_over_t_refuses_bad_input(distances, t, message):
+    with pytest.raises(ExplorerError, match=message):
+        cluster_count_over_t(distances, t)
