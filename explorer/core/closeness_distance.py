@@ -181,7 +181,7 @@ def _check_distance(distance: Any) -> str:
 
 
 def distribution_distance(f1: ArrayLike, f2: ArrayLike, distance: str = "ratio") -> float | np.ndarray:
-    """Distance ``"ratio"`` (:func:`ratio_distance`), ``"emd"`` (:func:`emd_equal`) or ``"emd_ordered"`` (:func:`emd_ordered`).
+    """Distance ``"ratio"`` (:func:`ratio_distance`), ``"emd"`` (:func:`emd_equal`) or ``"emd_ordered"``.
 
     Examples
     --------

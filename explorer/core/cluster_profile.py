@@ -464,7 +464,9 @@ def _profile_from_counts(counts: np.ndarray, ids: np.ndarray, sens: SensitiveCod
 # --------------------------------------------------------------------------- worst case (Example 3)
 @dataclass(frozen=True)
 class WorstCaseCluster:
-    """The most concentrated cluster distribution still exp(eps/2)-close (Domingo-Ferrer and Soria-Comas 2018, Example 3 generalised).
+    """The most concentrated cluster distribution still exp(eps/2)-close.
+
+    Example 3 of Domingo-Ferrer and Soria-Comas (2018), generalised.
 
     Attributes
     ----------

@@ -199,7 +199,8 @@ _DM_TABLE_1 = """\
     104.74 1023.96 4900.79 104.00 1037.00 4931.99 104.74 1023.96 4931.16
 """
 
-#: Ranks printed in Domingo-Ferrer and Muralidhar (2016), Table 1 (ascending, 1 = smallest): columns rank(X1..X3), rank(Y1..Y3).
+#: Ranks printed in Domingo-Ferrer and Muralidhar (2016), Table 1 (ascending, 1 = smallest):
+#: columns rank(X1..X3), rank(Y1..Y3).
 DOMINGO_MURALIDHAR_RANKS = np.loadtxt(io.StringIO("""\
     10 8 8 14 7 5
     2 7 9 6 11 13
@@ -251,7 +252,8 @@ def domingo_muralidhar_example() -> pd.DataFrame:
     frame = pd.DataFrame(values, columns=columns, index=pd.RangeIndex(20, name="record"))
     return with_info(frame, DatasetInfo(
         name="Running example of Domingo-Ferrer and Muralidhar (2016), Table 1", numeric=tuple(columns),
-        source="Typed in from Table 1 of Domingo-Ferrer and Muralidhar (2016)", citation=_DM_CITATION, licence="quoted for teaching",
+        source="Typed in from Table 1 of Domingo-Ferrer and Muralidhar (2016)", citation=_DM_CITATION,
+        licence="quoted for teaching",
         description="20 records, 3 attributes: original X, noise-masked Y and reverse-mapped Z.",
         groups={"original": ("X1", "X2", "X3"), "masked": ("Y1", "Y2", "Y3"),
                 "reverse_mapped": ("Z1", "Z2", "Z3")}))

@@ -1,4 +1,4 @@
-"""Plots of t-closeness profiles (Domingo-Ferrer and Soria-Comas 2018, Section IV): functions of a matplotlib Axes, updatable in place.
+"""Plots of t-closeness profiles (Domingo-Ferrer and Soria-Comas 2018, Section IV), updatable in place.
 
 Each ``plot_x(ax, ...)`` draws once and returns a dataclass of its artists with
 an ``update(...)`` method that changes the data of those artists (no new
@@ -202,7 +202,9 @@ class DeniabilityArtists:
 
 def plot_cluster_deniability(ax: Axes, entropies: Sequence[float], data_entropy: float,
                              n_categories: int) -> DeniabilityArtists:
-    """H(S | cluster = c) of every cluster, sorted, with H(S) and log2 r (Domingo-Ferrer and Soria-Comas 2018, Eq. 4 and Section IV).
+    """H(S | cluster = c) of every cluster, sorted, with H(S) and log2 r.
+
+    Domingo-Ferrer and Soria-Comas (2018), Eq. 4 with the cluster as the reported value (Section IV).
 
     Examples
     --------
@@ -223,7 +225,10 @@ def plot_cluster_deniability(ax: Axes, entropies: Sequence[float], data_entropy:
 
 @dataclass
 class WorstCaseArtists:
-    """Example 3 view (Domingo-Ferrer and Soria-Comas 2018): the worst admissible cluster against the data set, with guess probabilities."""
+    """Example 3 view (Domingo-Ferrer and Soria-Comas 2018): the worst admissible cluster against the data set.
+
+    With the guessing probabilities.
+    """
 
     distribution: DistributionArtists
     guess: Text
