@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from explorer._validation import check_epsilon, check_int, check_number
+from explorer._validation import _as_float_array, check_epsilon, check_int, check_number
 from explorer.core.closeness_distance import (_DISTANCE_FUNCTIONS, _check_distance, closeness_for_epsilon,
                                               ratio_distance)
 from explorer.core.deniability import entropy
@@ -360,12 +360,7 @@ def cluster_count_over_t(distances: ClosenessProfile | ArrayLike, t: float | Non
         if t is None:
             t = distances.t
     else:
-        try:
-            d = np.asarray(distances, dtype=float)
-        except (TypeError, ValueError):
-            raise ExplorerTypeError(f"distances must be numbers, got {type(distances).__name__}") from None
-    if d.ndim != 1:
-        raise InvalidParameterError(f"distances must be one number per cluster, got shape {d.shape}")
+        d = _as_float_array(distances, "distances", 1)
     bad = np.isnan(d) | (d < 0)
     if bad.any():
         raise InvalidParameterError(f"distances must be non-negative numbers, got {float(d[bad][0])!r} "

@@ -415,7 +415,8 @@ def test_cluster_count_over_t_of_a_profile_uses_its_bound():
 @pytest.mark.parametrize("distances, t, message", [
     ([1.0, float("nan")], 1.0, "distances must be non-negative numbers, got nan at position 1"),
     ([1.0, -2.0], 1.0, "distances must be non-negative numbers, got -2.0 at position 1"),
-    ([[1.0]], 1.0, r"distances must be one number per cluster, got shape \(1, 1\)"),
+    ([[1.0]], 1.0, r"distances must be a vector, got an array of shape \(1, 1\)"),
+    (["a"], 1.0, "distances must be an array of numbers"),
     ([1.0], -1.0, "t must be >= 0"),
     ([1.0], None, "t must be given"),
 ])
