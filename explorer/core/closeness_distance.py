@@ -1,9 +1,9 @@
 """Distances between a cluster's distribution and the data set's, and the closeness level of epsilon.
 
-The ratio distance of Domingo-Ferrer and Soria-Comas (2018), Eq. (7), is the one under which
+The ratio distance of Domingo-Ferrer and Soria-Comas (2018) [1]_, Eq. (7), is the one under which
 exp(eps/2)-closeness gives eps-differential privacy (Proposition 1 of the same paper, after
-Domingo-Ferrer and Soria-Comas, 2015); the two earth mover's distances are those of Li, Li and
-Venkatasubramanian's t-closeness (2007), which stay finite when a cluster lacks a value.  The
+Domingo-Ferrer and Soria-Comas, 2015 [2]_); the two earth mover's distances are those of Li, Li and
+Venkatasubramanian's t-closeness (2007) [3]_, which stay finite when a cluster lacks a value.  The
 conventions followed (0/0 and x/0, the boundary d = t included) are listed in the documentation page
 ``docs/conventions.md`` ("Conventions and errata followed").
 

@@ -4,7 +4,7 @@ A clustering of the records (:mod:`explorer.core.microaggregation`) gives, for e
 distribution of the sensitive attribute inside it.  The data set is t-close when every cluster's
 distribution is within distance t of the whole data set's (:mod:`explorer.core.closeness_distance`).
 With the cluster as the "reported value", the deniability reading of Domingo-Ferrer and Soria-Comas
-(2018), Section II-A, says what an intruder who learns a person's cluster can guess (Examples 2-3 of
+(2018) [1]_, Section II-A, says what an intruder who learns a person's cluster can guess (Examples 2-3 of
 that paper; :func:`worst_case_cluster` is Example 3 generalised).
 
 Conventions (see ``docs/conventions.md``): sensitive values are integer codes ``0..r-1`` plus their

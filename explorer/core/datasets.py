@@ -149,7 +149,7 @@ _RUIZ_CITATION = full_citation("permutation-paradigm") + " Table 1."
 
 
 def ruiz_example() -> pd.DataFrame:
-    """The running example of Ruiz (2018), Table 1: original X_1..X_3 and masked Y_1..Y_3, 5 records.
+    """The running example of Ruiz (2018) [1]_, Table 1: original X_1..X_3 and masked Y_1..Y_3, 5 records.
 
     X was drawn from N(10, 10^2), N(100, 40^2), N(1000, 2000^2) and Y is X plus noise.
     Ruiz (2018) ranks these values in *descending* order (rank 1 = largest); the explorer ranks
@@ -230,7 +230,7 @@ _DM_CITATION = full_citation("new-directions") + " Table 1."
 def domingo_muralidhar_example() -> pd.DataFrame:
     """The running example of Domingo-Ferrer and Muralidhar (2016), Table 1: X, masked Y, reverse-mapped Z.
 
-    20 records of 3 attributes; X was drawn from normal distributions and Y is X
+    Typed in from [1]_: 20 records of 3 attributes; X was drawn from normal distributions and Y is X
     plus normal noise.  Z is the paper's output of reverse mapping (Algorithm 1).
 
     References
@@ -314,7 +314,7 @@ def adult() -> pd.DataFrame:
 
 
 def adult6() -> pd.DataFrame:
-    """Adult concatenated 6 times (195,366 records), as in Domingo-Ferrer and Soria-Comas (2022), Section 6.5.
+    """Adult concatenated 6 times (195,366 records), as in Domingo-Ferrer and Soria-Comas (2022) [1]_, Section 6.5.
 
     References
     ----------

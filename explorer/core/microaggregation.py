@@ -5,7 +5,7 @@ microaggregation); :func:`mdav` encodes a data frame's quasi-identifiers and clu
 :func:`group_by` gives k-anonymity's equivalence classes.  A partition is a :class:`Clustering`, with
 label ``-1`` for a record left out (for example a missing quasi-identifier).
 
-MDAV is deterministic, and gives the same clusters on every numpy version: distances are computed
+MDAV (Domingo-Ferrer and Torra 2005 [1]_) is deterministic, and gives the same clusters on every numpy version: distances are computed
 with element-wise IEEE operations in a fixed order (no matrix product, whose rounding depends on the
 BLAS), sums are exact (:func:`math.fsum`), and every tie is broken by the lowest record index.
 

@@ -1,7 +1,7 @@
 """t-close microaggregation: MDAV clusters merged until every cluster is t-close.
 
-The k-anonymity-first algorithm of Soria-Comas, Domingo-Ferrer, Sanchez and Martinez (2015), which
-Domingo-Ferrer and Soria-Comas (2018), Section IV, cite: MDAV clusters of at least k records
+The k-anonymity-first algorithm of Soria-Comas, Domingo-Ferrer, Sanchez and Martinez (2015) [1]_, which
+Domingo-Ferrer and Soria-Comas (2018) [2]_, Section IV, cite: MDAV clusters of at least k records
 (:func:`explorer.core.microaggregation.mdav_labels`), then merges until every cluster is within t of the
 data set.
 

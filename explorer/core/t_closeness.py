@@ -1,6 +1,6 @@
 """t-closeness and differential privacy: cluster distributions against the whole data set.
 
-Domingo-Ferrer and Soria-Comas (2018), Section IV: a clustering of the records (microaggregation, a
+Domingo-Ferrer and Soria-Comas (2018) [1]_, Section IV: a clustering of the records (microaggregation, a
 group-by on quasi-identifiers, or t-close microaggregation) gives, for each cluster, the distribution of
 the sensitive attribute inside it.  The data set is t-close when every cluster's distribution is within
 distance t of the whole data set's.  With the ratio distance of Eq. (7), exp(eps/2)-closeness gives

@@ -32,6 +32,7 @@ from explorer.core.t_closeness import (
     worst_case_cluster,
 )
 from explorer.core.datasets import adult
+from explorer.core.microaggregation import encode_quasi_identifiers
 from explorer.errors import DatasetError, ExplorerError, ExplorerTypeError, InvalidParameterError
 
 E = math.e
@@ -269,6 +270,21 @@ def test_mdav_on_frame_encodes_categories_and_drops_missing():
         mdav(frame, ["age"], 100)
     with pytest.raises(InvalidParameterError, match="missing must be"):
         mdav(frame, ["age"], 2, missing="zero")
+
+
+def test_quasi_identifiers_are_standardised_numbers_and_one_hot_categories():
+    frame = pd.DataFrame({"age": [20.0, 40.0, np.nan, 60.0], "sex": pd.Categorical(list("FMFF")),
+                          "edu": pd.Categorical(["lo", "hi", "lo", "mid"], categories=["lo", "mid", "hi"],
+                                                ordered=True)})
+    values, keep, note = encode_quasi_identifiers(frame, ["age", "sex", "edu"])
+    assert keep.tolist() == [True, True, False, True] and "1 record(s)" in note
+    np.testing.assert_allclose(values[:, 0], [-math.sqrt(1.5), 0.0, math.sqrt(1.5)])    # mean 0, sd 1
+    np.testing.assert_allclose(values[:, 1:3], [[0.5 ** 0.5, 0], [0, 0.5 ** 0.5], [0.5 ** 0.5, 0]])
+    np.testing.assert_allclose(values[:, 3], [-math.sqrt(1.5), math.sqrt(1.5), 0.0])     # ordered codes 0, 2, 1
+    imputed, keep_all, note_all = encode_quasi_identifiers(frame, ["age"], missing="impute")
+    assert keep_all.all() and imputed.shape == (4, 1) and "imputed by the median" in note_all
+    with pytest.raises(InvalidParameterError, match="missing must be 'drop' or 'impute', got 'zero'"):
+        encode_quasi_identifiers(frame, ["age"], missing="zero")
 
 
 def test_group_by_keeps_missing_as_a_group():
