@@ -287,6 +287,16 @@ def test_quasi_identifiers_are_standardised_numbers_and_one_hot_categories():
         encode_quasi_identifiers(frame, ["age"], missing="zero")
 
 
+def test_t_close_merging_ties_go_to_the_lowest_cluster_label():
+    # MDAV clusters: ages 0 (label 0), 20 (label 1), 10 (label 2).  Cluster 2 holds only "a" (infinitely far);
+    # the centroids of clusters 0 and 1 are exactly as near to it, and the merge goes to cluster 0.
+    frame = pd.DataFrame({"age": [0, 0, 10, 10, 20, 20], "s": list("abaaab")})
+    assert mdav(frame, ["age"], 2).labels.tolist() == [0, 0, 2, 2, 1, 1]
+    merged = t_close_microaggregation(frame, ["age"], "s", 2, 1.6)
+    assert merged.labels.tolist() == [0, 0, 0, 0, 1, 1] and merged.n_merges == 1
+    assert closeness_profile(frame, merged, "s").max_distance == pytest.approx(1.5)
+
+
 def test_group_by_keeps_missing_as_a_group():
     frame = pd.DataFrame({"a": ["x", "y", None, "x"]})
     c = group_by(frame, ["a"])
