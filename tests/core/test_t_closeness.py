@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -449,3 +451,14 @@ def test_cluster_count_over_t_of_a_profile_uses_its_bound():
 def test_cluster_count_over_t_refuses_bad_input(distances, t, message):
     with pytest.raises(ExplorerError, match=message):
         cluster_count_over_t(distances, t)
+
+
+# ----------------------------------------------------------------- documentation
+def test_benchmark_figures_in_the_docs_are_those_of_the_results_file():
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "models" / "t-closeness.md").read_text(encoding="utf-8")
+    section = page[page.index("## Benchmark"):page.index("## Dependencies")]
+    results = (root / "benchmarks" / "results" / "t_closeness.txt").read_text(encoding="utf-8")
+    numbers = set(re.findall(r"\d[\d,]*\.\d+|\d{1,3}(?:,\d{3})+|\d+x", section))
+    assert len(numbers) > 20
+    assert sorted(n for n in numbers if n not in results) == []
