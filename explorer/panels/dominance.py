@@ -544,7 +544,7 @@ class DominancePanel:
             self.loss_artists = None
             self.loss_ax.text(0.5, 0.5, "Information loss needs at least two attributes", ha="center",
                               transform=self.loss_ax.transAxes)
-            self.loss_redraw.show("no pairs", [], None)
+            self.loss_redraw.show("no pairs", [], ("no pairs",))
         path = result["points"] if s["mode"] == "sweep" else []
         target = result["target"] if result["target"] > 0 else None
         title = f"Calibration at α₁ = {s['alpha1']:g}, θ₂ = {s['theta2']:g}"
