@@ -11,23 +11,36 @@ with two changes, and nothing else:
 **A faster PNG (the fast path), version-gated.**  Encoding the PNG is most of
 what a blitted slider move costs once the drawing is done.  Pillow, which
 matplotlib uses, tries five row filters on every row at zlib level 6;
-:func:`encode_png` writes the rows unfiltered at zlib level 1.  Measured by
-``benchmarks/bench_canvas.py`` (``benchmarks/results/canvas.txt``, one run, the
-Randomized response figure of 1000 x 660 px): median per diff PNG of a slider
-move at r = 3, Pillow default 6.2 ms, Pillow with ``compress_level=1`` 3.5 ms,
-:func:`encode_png` 1.4 ms (4.5x the default, 2.5x ``compress_level=1``); per full
-frame 22.6 / 9.5 / 4.9 ms.  Most of the gain over the default does come from
-the level, but the encoder still halves what is left, and it is 20 lines of
-numpy and zlib with no private state; its diff PNGs are larger (37.9 kB against
-18.2 kB with ``compress_level=1``, 12.2 kB by default), which costs nothing on a
-class's local network and is less than 2 ms more on a 100 Mbit/s link.  So the
-encoder is kept.
+:func:`encode_png` writes the rows unfiltered at zlib level 1.  Is it worth
+keeping over Pillow with ``compress_level=1``?  Measured side by side by
+``benchmarks/bench_canvas.py`` (``benchmarks/results/canvas.txt``: one run on a
+shared 2-core machine, load average 10.12 at the start and 9.61 at the end, so
+the times are inflated and the ratios are what counts) on the Randomized
+response figure (1000 x 660 px), r = 3:
+
+* the diff PNG of a slider move: Pillow default 36.1 ms, ``compress_level=1``
+  25.1 ms, :func:`encode_png` 12.6 ms (2.0x faster than level 1), for 27.5 kB
+  against 22.1 kB (12.2 kB by default);
+* a full frame (every figure's first frame, every full redraw, and the data URL
+  ipympl re-encodes on each update before a browser view attaches): 83.9, 59.1
+  and 22.3 ms (2.7x faster than level 1);
+* a whole slider move with a browser view attached: 82.2 ms on the plain path,
+  72.4 ms with level 1, 65.0 ms with :func:`encode_png`; before a view attaches
+  207.8, 153.4 and 101.2 ms.
+
+Part of the gain does come from the compression level alone, but
+:func:`encode_png` halves what is left, and it is 20 lines of numpy and zlib that
+read no private state.  Its cost is 5.4 kB more per diff PNG: under a
+millisecond on a class's local network, about 4 ms on a 10 Mbit/s link, where
+the kernel's CPU (shared by every visitor of a public demo) is what runs out
+first.  So it is kept.
 
 Choosing the encoder means replacing matplotlib's ``get_diff_image`` (which reads
 the backend's private frame state: ``_png_is_old``, ``_force_full``,
 ``_last_buff``) and ipympl's ``send_binary`` (its data URL before a browser view
-attaches).  Both are copied here from matplotlib 3.8-3.11 and ipympl 0.9.4-0.10
-(identical in those releases), and are used only when the installed versions
+attaches).  Both are copied here; their upstream code is the same in matplotlib
+3.8.4 and 3.11.2 and in ipympl 0.9.4 and 0.10.0 (the releases compared), and the
+copies are used only when the installed versions
 are within :data:`MATPLOTLIB_GATE` and :data:`IPYMPL_GATE`
 (:func:`fast_path_supported`).  Outside the gate every canvas takes the plain
 ipympl path (Pillow's PNG): slower, never wrong.  The test suite fails when the
@@ -94,7 +107,7 @@ MAX_FRAME_PIXELS = 4_000_000
 
 def _version_tuple(text: str) -> tuple[int, ...]:
     """The leading numeric release of a version string: "3.11.2" -> (3, 11, 2), "0.10.0rc1" -> (0, 10, 0)."""
-    from packaging.version import InvalidVersion, Version
+    from packaging.version import InvalidVersion, Version     # matplotlib's own dependency
     try:
         return Version(str(text)).release
     except InvalidVersion:
