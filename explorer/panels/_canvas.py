@@ -253,13 +253,18 @@ class ExplorerCanvas(Canvas):
 
     # ------------------------------------------------------------------ client messages
     def set_state(self, sync_data):
-        """Apply a client's state update, except for the traits the kernel owns."""
-        dropped = self.KERNEL_OWNED.intersection(sync_data)
-        if dropped:
+        """Apply a client's state update, except for the traits the kernel owns; never raises
+        (a value a trait refuses is logged kernel-side, not sent back as a traceback)."""
+        try:
+            dropped = self.KERNEL_OWNED.intersection(sync_data)
+            if dropped:
+                self.n_refused += 1
+                log.warning("canvas: client update of %s ignored", sorted(dropped))
+                sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
+            super().set_state(sync_data)
+        except Exception:
             self.n_refused += 1
-            log.warning("canvas: client update of %s ignored", sorted(dropped))
-            sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
-        super().set_state(sync_data)
+            log.exception("canvas: a client state update failed and was ignored")
 
     def _handle_message(self, object, content, buffers):
         """Every message the browser sends the canvas: checked and bounded, then ipympl's handling.

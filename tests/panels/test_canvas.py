@@ -295,6 +295,14 @@ def test_malformed_messages_are_ignored_without_a_traceback(tracebacks, content)
     assert canvas.n_refused >= 1
 
 
+@pytest.mark.parametrize("state", [{"_rubberband_x": "not a number"}, {"resizable": "yes"}, {"_size": "big"}])
+def test_a_state_update_the_traits_refuse_sends_no_traceback(tracebacks, state):
+    figure, canvas = rr_sized_figure()
+    comm_update(canvas, state)
+    assert tracebacks == []
+    assert canvas.resizable is False and canvas.get_width_height() == (1000, 660)
+
+
 def test_an_exception_while_acting_on_a_message_never_leaves_the_handler(monkeypatch, caplog, tracebacks):
     figure, canvas = rr_sized_figure()
 
