@@ -149,6 +149,18 @@ def encode_png(rgba: np.ndarray, level: int = 1) -> bytes:
     ``level``; Pillow tries five filters per row.  A diff image of a slider move is
     mostly transparent zeros, which compress well without a filter.
 
+    Parameters
+    ----------
+    rgba : numpy.ndarray
+        The image, h x w x 4, uint8, first row at the top.
+    level : int
+        The zlib compression level (1: fastest).
+
+    Returns
+    -------
+    bytes
+        The PNG file (8-bit RGBA, one IDAT chunk).
+
     Examples
     --------
     >>> import io; from PIL import Image
