@@ -119,6 +119,14 @@ def _within(version: tuple[int, ...], gate: tuple[tuple[int, ...], tuple[int, ..
     return bool(version) and low <= version < high
 
 
+_said = {"outside the gate": False}
+
+
+def _gate_text(gate: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
+    low, high = (".".join(map(str, bound)) for bound in gate)
+    return f">={low},<{high}"
+
+
 def fast_path_supported() -> bool:
     """True when the installed matplotlib and ipympl are within the fast path's gate.
 
@@ -227,6 +235,14 @@ class ExplorerCanvas(Canvas):
         super().__init__(figure, *args, **kwargs)
         supported = fast_path_supported()
         self.fast_path = supported if fast_path is None else bool(fast_path) and supported
+        if not supported and not _said["outside the gate"]:      # said once, not silently
+            import ipympl
+            import matplotlib
+            _said["outside the gate"] = True
+            log.warning("canvas: matplotlib %s / ipympl %s are outside the versions the fast PNG path was checked "
+                        "against (matplotlib %s, ipympl %s): figures use ipympl's plain path",
+                        matplotlib.__version__, ipympl.__version__, _gate_text(MATPLOTLIB_GATE),
+                        _gate_text(IPYMPL_GATE))
         self.n_refused = 0          # client messages ignored or clamped (for tests and logs)
 
     # ------------------------------------------------------------------ the fast path
