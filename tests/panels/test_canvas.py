@@ -89,7 +89,7 @@ def rss_bytes() -> int:
 
 
 def drawn_figure(fast_path: bool | None = None, width: float = 4.0, height: float = 3.0):
-    """A figure with a line on an ExplorerCanvas, a browser view attached, first frame sent."""
+    """A figure with a line on an ExplorerCanvas made by make_figure (nothing drawn or sent yet)."""
     figure, canvas = make_figure(width, height)
     if fast_path is not None:
         canvas.fast_path = fast_path and canvas.fast_path
