@@ -41,6 +41,8 @@ autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_validation_checks: set[str] = set()
+# numpydoc References list the papers in full; a docstring need not also cite them inline as [1]_.
+suppress_warnings = ["ref.citation"]
 
 html_theme = "pydata_sphinx_theme"
 html_title = "Privacy explorer"
