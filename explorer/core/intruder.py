@@ -49,7 +49,9 @@ MAX_ALL_RANDOM = 2_000_000
 
 @dataclass(frozen=True)
 class RecordLinkage:
-    """The maximum-knowledge intruder's record linkage and the protector's summary (004 Section 5.1).
+    """The maximum-knowledge intruder's record linkage and the protector's summary (Section 5.1).
+
+    The result of :func:`record_linkage` (Domingo-Ferrer and Muralidhar 2016 [1]_).
 
     Attributes
     ----------
@@ -63,6 +65,14 @@ class RecordLinkage:
         Z records matched by no original record.
     multiply_matched : int array
         Z records matched by two or more original records.
+    times_matched : (n,) int
+        How many original records matched each Z record.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
     """
 
     Z: np.ndarray
@@ -101,7 +111,7 @@ class RecordLinkage:
 
 def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, missing: str = "raise",
                    workers: int = 1) -> RecordLinkage:
-    """Record linkage by the maximum-knowledge intruder (004 Definition 3, Section 5.1).
+    """Record linkage by the maximum-knowledge intruder (Definition 3, Section 5.1).
 
     The intruder knows X and Y, reverse-maps Y to Z (Algorithm 1) and runs
     Algorithm 2 of every original record against Z.  Record i of Y (and of Z)
@@ -110,9 +120,16 @@ def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, mis
 
     Notes
     -----
-    PAPER_NOTES.md: 004's own Table 5 gives 6 correct links, 4 multiple and 10
-    wrong (the text says 5 / 4 / 11), and Z records 19 and 20 are also matched
-    twice.
+    Domingo-Ferrer and Muralidhar (2016), Definition 3 and Section 5.1 [1]_.  Erratum
+    (``docs/conventions.md``): the paper's own Table 5 gives 6 correct links,
+    4 multiple and 10 wrong (the text says 5 / 4 / 11), and Z records 19 and
+    20 are also matched twice.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
@@ -135,7 +152,25 @@ def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, mis
 
 @dataclass(frozen=True)
 class RandomMatches:
-    """Match distances of random records (004 Section 5.2)."""
+    """Match distances of random records (Section 5.2).
+
+    The result of :func:`random_match_distances` (Domingo-Ferrer and Muralidhar 2016 [1]_).
+
+    Attributes
+    ----------
+    distance : (k,) int or float
+        Permutation distance of each random record's match in Z.
+    exhaustive : bool
+        True when every one of the n^m random records was enumerated.
+    records : (k, m) float
+        The random records.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
+    """
 
     distance: np.ndarray
     exhaustive: bool
@@ -148,7 +183,7 @@ class RandomMatches:
 
 def random_match_distances(X: Any, Z: Any, n_random: Any = "all", rng: Any = None, *, ties: str = "random",
                            workers: int = 1) -> RandomMatches:
-    """Permutation distances of the matches found in Z for random records drawn from X (004 Section 5.2).
+    """Permutation distances of the matches found in Z for random records drawn from X (Section 5.2).
 
     Parameters
     ----------
@@ -156,16 +191,32 @@ def random_match_distances(X: Any, Z: Any, n_random: Any = "all", rng: Any = Non
         from X's records, independently.
     Z : (n_z, m) the reverse-mapped (or anonymized) data set matched against.
     n_random : "all" or int
-        ``"all"``: every one of the n^m combinations (004 Table 6; refused
+        ``"all"``: every one of the n^m combinations (Table 6; refused
         beyond 2,000,000); an int: that many records drawn independently and
         uniformly (seeded), at most n^m.
+    rng, ties, workers
+        As in :func:`explorer.core.permutation_distance.permutation_distances`.
+
+    Returns
+    -------
+    RandomMatches
+
+    Notes
+    -----
+    Domingo-Ferrer and Muralidhar (2016), Section 5.2 and Table 6 [1]_.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example
     >>> t = domingo_muralidhar_example()
     >>> rm = random_match_distances(t[["X1", "X2", "X3"]], t[["Z1", "Z2", "Z3"]], rng=0)
-    >>> rm.n_random, round(float(np.mean(rm.distance == 0)), 4)      # 004 Table 6: 0.0025 at distance 0
+    >>> rm.n_random, round(float(np.mean(rm.distance == 0)), 4)      # Table 6: 0.0025 at distance 0
     (8000, 0.0025)
     """
     x, _ = numeric_matrix(X, "X")
@@ -217,10 +268,17 @@ def hellinger(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def distance_histogram(distance: ArrayLike, max_distance: float | None = None, step: float = 1.0) -> np.ndarray:
-    """Relative frequency of each permutation distance 0, step, ..., max_distance (004 Tables 6-7).
+    """Relative frequency of each permutation distance 0, step, ..., max_distance (Tables 6-7).
 
     Distances above ``max_distance`` are counted in the last bin.  ``step`` is
-    1, or 1/2 for mid-rank distances.
+    1, or 1/2 for mid-rank distances.  The columns of Domingo-Ferrer and Muralidhar (2016),
+    Tables 6-7 [1]_.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
@@ -238,7 +296,9 @@ def distance_histogram(distance: ArrayLike, max_distance: float | None = None, s
 
 @dataclass(frozen=True)
 class LinkageVerification:
-    """The intruder's verification of his links against random records (004 Section 5.2, Figures 1-3).
+    """The intruder's verification of his links against random records (Section 5.2, Figures 1-3).
+
+    The result of :func:`linkage_verification` (Domingo-Ferrer and Muralidhar 2016 [1]_).
 
     Attributes
     ----------
@@ -246,7 +306,7 @@ class LinkageVerification:
     random : RandomMatches
     bins : (k,) distances 0..max (step 1, or 1/2 with mid-ranks)
     original_frequency, random_frequency : (k,) float
-        Relative frequencies of the match distances (004 Tables 6-7).
+        Relative frequencies of the match distances (Domingo-Ferrer and Muralidhar 2016, Tables 6-7).
     hellinger : float
         Hellinger distance between the two distributions (0: indistinguishable).
     chance_share : (n,) float
@@ -254,6 +314,12 @@ class LinkageVerification:
         its distance or closer: how plausible its match is as chance.
     alpha : float
         Threshold below which a match is called implausible as chance.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
     """
 
     linkage: RecordLinkage
@@ -303,7 +369,7 @@ class LinkageVerification:
 def linkage_verification(X: Any, Y: Any, n_random: Any = "all", rng: Any = None, *, alpha: float = 0.05,
                          ties: str = "random", missing: str = "raise", workers: int = 1,
                          linkage: RecordLinkage | None = None) -> LinkageVerification:
-    """Record linkage and its verification against random records (004 Sections 5.1-5.2).
+    """Record linkage and its verification against random records (Sections 5.1-5.2).
 
     Parameters
     ----------
@@ -317,18 +383,25 @@ def linkage_verification(X: Any, Y: Any, n_random: Any = "all", rng: Any = None,
 
     Notes
     -----
-    Both distributions of 004 Tables 6-7 and their Hellinger distance
-    H(p, q) = sqrt(1 - sum_d sqrt(p_d q_d)) (suggested at the end of 004
-    Section 5.2).  PAPER_NOTES.md: the "probability 0.0011 that a match is
-    random" of Section 5.2 is the tail P(random distance <= 5), which is what
-    ``chance_share`` reports per record.
+    Both distributions of Domingo-Ferrer and Muralidhar (2016), Tables 6-7 [1]_, and their
+    Hellinger distance H(p, q) = sqrt(1 - sum_d sqrt(p_d q_d)) (suggested at
+    the end of Section 5.2).  As ``docs/conventions.md`` explains, the
+    "probability 0.0011 that a match is random" of Section 5.2 is the tail
+    P(random distance <= 5), which is what ``chance_share`` reports per
+    record.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example
     >>> t = domingo_muralidhar_example()
     >>> lv = linkage_verification(t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]], rng=0)
-    >>> lv.original_frequency.round(4).tolist()[:6]            # 004 Table 6, first column
+    >>> lv.original_frequency.round(4).tolist()[:6]            # Table 6, first column
     [0.0, 0.0, 0.2, 0.4, 0.2, 0.2]
     """
     alpha = check_number(alpha, "alpha", minimum=0.0, maximum=1.0)

@@ -135,7 +135,7 @@ __all__ = [
 _REEXPORTED_HELPERS = (_as_vector, _check_ties, _pair, _ranks_1d)
 
 
-# --------------------------------------------------------------------------- permutation matrices (002)
+# --------------------------------------------------------------------------- Ruiz's T_j and rank displacements
 
 def permutation_extent(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: Any = None) -> float:
     """Ruiz's qualitative disclosure-risk measure ``T_j = 1 - trace(P_j) / n`` (002 Proposition 2).
@@ -197,7 +197,10 @@ def rank_displacement(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: A
 
 @dataclass(frozen=True)
 class PermutationAnalysis:
-    """X, its anonymized Y, and what the permutation paradigm says about them (004 Sections 2-5, 002 Section 3).
+    """X, its anonymized Y, and what the permutation paradigm says about them.
+
+    The result of :func:`permutation_analysis`: Domingo-Ferrer and Muralidhar (2016), Sections 2-5
+    [1]_, and Ruiz (2018), Section 3 [2]_.
 
     Attributes
     ----------
@@ -212,12 +215,21 @@ class PermutationAnalysis:
     displacement : (n, m) float
         Ruiz's rank-displacement vectors r_j (zero displacements kept at 0).
     privacy : PermutedPrivacy
-        (d, v)-permuted privacy of Y w.r.t. every original record (004 Table 4).
+        (d, v)-permuted privacy of Y w.r.t. every original record (Table 4).
     verification : LinkageVerification
         The intruder's linkage against Z (Table 5) and its verification against
         random records (Tables 6-7).
     ties : str
         The tie policy used.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
+    .. [2] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
+       of permutation matrices, universal measures of disclosure risk and information loss, evaluation
+       by dominance", Information Sciences, 2018.
     """
 
     columns: list
@@ -272,9 +284,43 @@ def permutation_analysis(X: Any, Y: Any, *, n_random: Any = "all", ties: str = "
                          step: Callable[[str], Any] | None = None) -> PermutationAnalysis:
     """Reverse mapping, rank displacement, (d, v)-permuted privacy, linkage and its verification in one call.
 
-    ``step(stage)``, when given, is called before each stage ("reverse mapping", "rank
-    displacement", "distances", "linkage", "random records"), e.g. to report progress; it
-    may raise to stop the analysis.
+    Parameters
+    ----------
+    X, Y : array_like (n, m) or DataFrame
+        Original and anonymized data sets.
+    n_random : "all" or int
+        Random records for the verification (:func:`random_match_distances`).
+    ties : {"random", "first", "average"}
+        Tie policy (:func:`permutation_distances`).
+    rng : numpy Generator or int seed, optional
+    alpha : float
+        Threshold of :func:`linkage_verification`.
+    missing : {"raise", "drop"}
+        Missing-value policy.
+    workers : int
+        Threads for the tree queries.
+    step : callable, optional
+        ``step(stage)`` is called before each stage ("reverse mapping", "rank
+        displacement", "distances", "linkage", "random records"), e.g. to
+        report progress; it may raise to stop the analysis.
+
+    Returns
+    -------
+    PermutationAnalysis
+
+    Notes
+    -----
+    Algorithm 1, Definitions 1-2 and Section 5 of Domingo-Ferrer and Muralidhar (2016) [1]_; Spearman's
+    rho, T_j and r_j of Ruiz (2018), Section 3 [2]_.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
+    .. [2] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
+       of permutation matrices, universal measures of disclosure risk and information loss, evaluation
+       by dominance", Information Sciences, 2018.
 
     Examples
     --------

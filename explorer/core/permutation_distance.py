@@ -33,7 +33,10 @@ __all__ = ["PermutationDistances", "permutation_distances"]
 
 @dataclass(frozen=True)
 class PermutationDistances:
-    """Permutation distances of original records to an anonymized data set (004 Algorithm 2).
+    """Permutation distances of original records to an anonymized data set (Algorithm 2).
+
+    The result of :func:`permutation_distances`, Domingo-Ferrer and Muralidhar (2016), Algorithm 2
+    and Tables 3-4 [1]_.
 
     Attributes
     ----------
@@ -52,6 +55,12 @@ class PermutationDistances:
     nearest_half_width : (n_x, m) float or 0
         With mid-ranks (``ties="average"``): half the width of y*'s block of
         equal values (the variance windows extend the block by d); else 0.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
     """
 
     distance: np.ndarray
@@ -69,7 +78,7 @@ class PermutationDistances:
 
     @property
     def closest(self) -> np.ndarray:
-        """The lowest-numbered matched record of each original record (the one 004 Table 4 shows)."""
+        """The lowest-numbered matched record of each original record (the one Table 4 shows)."""
         return self.match_indices[self.match_indptr[:-1]]
 
     @property
@@ -79,12 +88,12 @@ class PermutationDistances:
 
     @property
     def dataset_distance(self) -> int | float:
-        """The data-set level permutation distance: the minimum over records (004 Table 4)."""
+        """The data-set level permutation distance: the minimum over records (Table 4)."""
         d = self.distance.min()
         return int(d) if np.issubdtype(self.distance.dtype, np.integer) else float(d)
 
     def rank_deviations(self, i: int) -> np.ndarray:
-        """|rank_j(y_k) - R*_j| for every anonymized record k and attribute j (004 Table 3), shape (n, m)."""
+        """|rank_j(y_k) - R*_j| for every anonymized record k and attribute j (Table 3), shape (n, m)."""
         i = check_int(i, "record", minimum=0, maximum=self.distance.size - 1)
         return np.abs(self.anonymized_ranks - self.nearest_rank[i])
 
@@ -234,7 +243,7 @@ def _distances_kdtree(y_ranks: np.ndarray, r_star: np.ndarray, order: np.ndarray
 
 def _distances_literal(y_ranks: np.ndarray, r_star: np.ndarray, step: float = 1.0
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """004 Algorithm 2 as printed, one original record at a time over every anonymized record: O(n_x n m).
+    """Algorithm 2 as printed, one original record at a time over every anonymized record: O(n_x n m).
 
     The printed loop is ``d = 0; while no record k has |rank_j(y_k) - R*_j| <= d
     for all j: d = d + 1``.  It stops at the first d (a whole number; a
@@ -244,7 +253,7 @@ def _distances_literal(y_ranks: np.ndarray, r_star: np.ndarray, step: float = 1.
     """
     distances, lists = [], []
     for target in r_star:
-        deviation = np.abs(y_ranks - target)          # the rank deviations of 004 Table 3
+        deviation = np.abs(y_ranks - target)          # the rank deviations of Table 3
         largest = deviation.max(axis=1)               # "for all j ... <= d"
         d = float(np.ceil(largest.min() / step) * step)   # first d of the while loop that some record meets
         within = largest <= d
@@ -256,7 +265,7 @@ def _distances_literal(y_ranks: np.ndarray, r_star: np.ndarray, step: float = 1.
 
 def permutation_distances(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, method: str = "kdtree",
                           workers: int = 1, missing: str = "raise") -> PermutationDistances:
-    """Permutation distance of every original record to an anonymized data set (004 Algorithm 2).
+    """Permutation distance of every original record to an anonymized data set (Algorithm 2).
 
     Parameters
     ----------
@@ -265,8 +274,8 @@ def permutation_distances(X: Any, Y: Any, *, ties: str = "random", rng: Any = No
     Y : array_like (n, m) or DataFrame
         Anonymized data set (or the reverse-mapped Z, for the intruder).
     ties : {"random", "first", "average"}
-        How equal anonymized values are ranked.  ``"random"`` is 004's choice;
-        with many ties (e.g. ages) it makes records with equal values look
+        How equal anonymized values are ranked.  ``"random"`` is the choice of
+        Domingo-Ferrer and Muralidhar (2016); with many ties (e.g. ages) it makes records with equal values look
         permuted, so ``"average"`` (mid-ranks: equal values are at rank
         distance 0, distances are multiples of 1/2) is offered too.  Without
         ties all three give the same result.
@@ -276,7 +285,8 @@ def permutation_distances(X: Any, Y: Any, *, ties: str = "random", rng: Any = No
         (``scipy.spatial.cKDTree``, p = inf), O(n log n); ``"literal"``: the
         printed algorithm, O(n_x n m d), kept as a reference.
     workers : int
-        Threads for the tree queries (-1: all cores).
+        Threads for the tree queries (-1: all cores); the result does not
+        depend on it.
     missing : {"raise", "drop"}
         Policy for missing values when X and Y have the same shape.
 
@@ -293,14 +303,23 @@ def permutation_distances(X: Any, Y: Any, *, ties: str = "random", rng: Any = No
         d(x) = min_k max_j |rank_j(y_k) - R*_j|,
 
     the Chebyshev distance from (R*_1, ..., R*_m) to the nearest anonymized
-    rank vector; every record at that distance is reported (PAPER_NOTES.md).
+    rank vector (Domingo-Ferrer and Muralidhar 2016, Algorithm 2 [1]_); every record at that
+    distance is reported (``docs/conventions.md``).  The printed algorithm
+    raises d one step at a time over every record; the k-d tree finds the
+    same minimum and the same ties (a property test checks both agree).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example
     >>> t = domingo_muralidhar_example()
     >>> res = permutation_distances(t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]], rng=0)
-    >>> int(res.distance[2]), res.matches(2).tolist(), res.nearest_rank[2].tolist()   # 004 Table 3
+    >>> int(res.distance[2]), res.matches(2).tolist(), res.nearest_rank[2].tolist()   # Table 3
     (4, [9], [8, 2, 16])
     """
     ties = _check_ties(ties)
@@ -338,9 +357,11 @@ def _records_and_data(X: Any, Y: Any, missing: str) -> tuple[np.ndarray, np.ndar
         raise DatasetError(f"X and Y must have the same attributes, got {xm.shape[1]} and {ym.shape[1]} columns")
     else:
         if np.isnan(ym).any():
-            raise DatasetError(f"Y has {int(np.isnan(ym).any(axis=1).sum())} records with missing values; drop them first")
+            raise DatasetError(f"Y has {int(np.isnan(ym).any(axis=1).sum())} records with missing values; "
+                               "drop them first")
         if np.isnan(xm).any():
-            raise DatasetError(f"X has {int(np.isnan(xm).any(axis=1).sum())} records with missing values; drop them first")
+            raise DatasetError(f"X has {int(np.isnan(xm).any(axis=1).sum())} records with missing values; "
+                               "drop them first")
     return xm, ym
 
 

@@ -262,7 +262,9 @@ def _meets(variances: np.ndarray, v: np.ndarray, strict: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PermutedPrivacy:
-    """(d, v)-permuted privacy of an anonymized data set (004 Definitions 1-2, Table 4).
+    """(d, v)-permuted privacy of an anonymized data set (Definitions 1-2, Table 4).
+
+    The result of :func:`permuted_privacy` (Domingo-Ferrer and Muralidhar 2016 [1]_).
 
     Attributes
     ----------
@@ -277,7 +279,15 @@ class PermutedPrivacy:
     variance_at_d : (n_x, m) float
         Variance of the sorted anonymized values within d ranks of R*_j.
     variance_at_record : (n_x, m) float
-        The same within the record's own distance d_i (004 Table 4, in parentheses).
+        The same within the record's own distance d_i (Table 4, in parentheses).
+    sorted_values : (n, m) float
+        The anonymized values, each column sorted (the windows are slices of it).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
     """
 
     distances: PermutationDistances
@@ -352,7 +362,7 @@ def _check_v(v: Any, m: int) -> np.ndarray:
 
 def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng: Any = None,
                      missing: str = "raise") -> PermutedPrivacy:
-    """(d, v)-permuted privacy of Y with respect to every record of X (004 Definitions 1-2).
+    """(d, v)-permuted privacy of Y with respect to every record of X (Definitions 1-2).
 
     Parameters
     ----------
@@ -362,27 +372,40 @@ def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng
         Permutation distance for the variance windows; default the data-set
         level distance, min_i d_i.
     ties, rng, missing
-        As in :func:`permutation_distances`.
+        As in :func:`explorer.core.permutation_distance.permutation_distances`.
 
     Returns
     -------
     PermutedPrivacy
+        Its :meth:`~PermutedPrivacy.satisfies` and
+        :meth:`~PermutedPrivacy.dataset_satisfies` check any (d, v), reading
+        "greater than v" as ">=" by default or strictly with ``strict=True``;
+        :meth:`~PermutedPrivacy.window` gives the values of a window.
 
     Notes
     -----
-    Definition 1: Y satisfies (d, v)-permuted privacy w.r.t. x if (1) no
-    anonymized record has all its ranks within less than d of (R*_1..R*_m),
-    i.e. the permutation distance of x is >= d, and (2) for every j the
-    variance of S_j = {sorted Y_j values with |rank - R*_j| <= d} is >= v_j.
-    Definition 2: the data set satisfies it if every record does.  The data-set
-    level (d, v) reported by 004 Table 4 are d = min_i d_i and v_j = min_i Var(S_j).
+    Domingo-Ferrer and Muralidhar (2016), Definition 1 [1]_: Y satisfies (d, v)-permuted privacy
+    w.r.t. x if (1) no anonymized record has all its ranks within less than d
+    of (R*_1..R*_m), i.e. the permutation distance of x is >= d, and (2) for
+    every j the variance of S_j = {sorted Y_j values with |rank - R*_j| <= d}
+    is greater than v_j (printed ">", read as ">=" by default: the paper's
+    own claims use the attained minima, ``docs/conventions.md``).
+    Definition 2: the data set satisfies it if every record does.  The
+    data-set level (d, v) of Table 4 are d = min_i d_i and
+    v_j = min_i Var(S_j).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example
     >>> t = domingo_muralidhar_example()
     >>> pp = permuted_privacy(t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]], rng=0)
-    >>> pp.d, pp.v.round(2).tolist()                       # 004 Table 4, bottom row
+    >>> pp.d, pp.v.round(2).tolist()                       # Table 4, bottom row
     (1, [0.01, 11.07, 30.26])
     >>> pp.variance_at_record[2].round(2).tolist()        # record 3: 24.70, 896.76, 20167.78
     [24.7, 896.76, 20167.78]
@@ -399,7 +422,31 @@ def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng
 
 @dataclass(frozen=True)
 class SubjectCheck:
-    """What one subject learns from her own record and the anonymized data set (004 Section 4)."""
+    """What one subject learns from her own record and the anonymized data set (Section 4).
+
+    The result of :func:`subject_check` (Domingo-Ferrer and Muralidhar 2016 [1]_).
+
+    Attributes
+    ----------
+    distance : int or float
+        Her permutation distance.
+    nearest_value, nearest_rank : (m,)
+        y*_j and its rank R*_j.
+    matches : int array
+        The anonymized records (0-based) at her distance.
+    variances : (m,) float
+        Variance of each window of half-width d.
+    d, v
+        The (d, v) checked.
+    satisfies : bool
+        Whether (d, v)-permuted privacy holds for her record.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
+    """
 
     distance: int | float
     nearest_value: np.ndarray
@@ -414,6 +461,38 @@ class SubjectCheck:
 def subject_check(record: ArrayLike, Y: Any, d: Any, v: Any, *, ties: str = "random",
                   rng: Any = None, strict: bool = False) -> SubjectCheck:
     """Check (d, v)-permuted privacy for one record, knowing only that record and Y (subject-verifiability).
+
+    Parameters
+    ----------
+    record : array_like, shape (m,)
+        Her original record.
+    Y : array_like (n, m) or DataFrame
+        The anonymized data set.
+    d : int
+        The permutation distance to check (condition 1; also the half-width
+        of the variance windows).
+    v : float or (m,) floats
+        The variance each window must exceed (condition 2).
+    ties, rng
+        As in :func:`explorer.core.permutation_distance.permutation_distances`.
+    strict : bool
+        False (default): a variance equal to v_j is enough, the reading under
+        which the paper's own claims hold; True: the printed "greater than".
+
+    Returns
+    -------
+    SubjectCheck
+
+    Notes
+    -----
+    Domingo-Ferrer and Muralidhar (2016), Definition 1 and Section 4 [1]_: the subject needs only her
+    record and Y.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
@@ -437,7 +516,10 @@ def subject_check(record: ArrayLike, Y: Any, d: Any, v: Any, *, ties: str = "ran
 
 @dataclass(frozen=True)
 class DVFPermutedPrivacy:
-    """(d, v, f)-permuted privacy (000 Section VI-A): per-attribute distances for a record mapping f.
+    """(d, v, f)-permuted privacy: per-attribute distances for a record mapping f.
+
+    The result of :func:`dvf_permuted_privacy` (Domingo-Ferrer and Soria-Comas
+    2018, Section VI-A [1]_).
 
     Attributes
     ----------
@@ -448,6 +530,13 @@ class DVFPermutedPrivacy:
     d, v : (m,)
         The largest vectors for which the data set satisfies the model: the
         per-attribute minima over records.
+    mapping : (n_x,) int
+        f: the anonymized record (0-based) of each original record.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
     """
 
     distances: np.ndarray
@@ -457,7 +546,7 @@ class DVFPermutedPrivacy:
     mapping: np.ndarray
 
     def satisfies(self, d: Any, v: Any, *, strict: bool = False) -> np.ndarray:
-        """Per record: do d^j <= the record's distances and v^j <= its variances (v^j < with ``strict``), for all j?
+        """Per record: are d^j <= the record's distances and v^j <= its variances (< with ``strict``), for all j?
 
         The variances are those at the record's own per-attribute distances;
         a smaller d shrinks the window, so ask for the variances you need.
@@ -470,7 +559,7 @@ class DVFPermutedPrivacy:
 
 def dvf_permuted_privacy(X: Any, Y: Any, f: ArrayLike | None = None, *, ties: str = "random",
                          rng: Any = None, missing: str = "raise") -> DVFPermutedPrivacy:
-    """(d, v, f)-permuted privacy of 000 Section VI-A.
+    """(d, v, f)-permuted privacy of Domingo-Ferrer and Soria-Comas (2018), Section VI-A.
 
     Parameters
     ----------
@@ -480,9 +569,15 @@ def dvf_permuted_privacy(X: Any, Y: Any, f: ArrayLike | None = None, *, ties: st
 
     Notes
     -----
-    000 Section VI-A: Y satisfies (d, v, f)-permuted privacy w.r.t. x if
-    |Rank(y^j) - Rank(y^j_*)| >= d^j for f(x) = (y^1, ..., y^m) and the
-    diversity (here the variance) of S^j(d^j) exceeds v^j.
+    Domingo-Ferrer and Soria-Comas (2018), Section VI-A [1]_: Y satisfies
+    (d, v, f)-permuted privacy w.r.t. x if |Rank(y^j) - Rank(y^j_*)| >= d^j
+    for f(x) = (y^1, ..., y^m) and the diversity (here the variance) of
+    S^j(d^j) exceeds v^j (``strict`` in :meth:`DVFPermutedPrivacy.satisfies`).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------

@@ -43,7 +43,7 @@ MAX_MATRIX_N = 20_000
 # --------------------------------------------------------------------------- reverse mapping (Algorithm 1)
 
 def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "random") -> np.ndarray:
-    """Reverse-map one anonymized attribute onto the original values (004 Algorithm 1).
+    """Reverse-map one anonymized attribute onto the original values (reverse mapping, Algorithm 1).
 
     Parameters
     ----------
@@ -61,13 +61,26 @@ def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "ran
 
     Notes
     -----
-    004 Algorithm 1 (also 000 Section V): for i = 1..n, j = Rank(y_i) and
-    z_i = x_(j), the value of X of rank j.  Then Y = Z + E with a residual
-    noise E that changes no rank.
+    Domingo-Ferrer and Muralidhar (2016), Algorithm 1 [1]_ (also
+    Domingo-Ferrer and Soria-Comas 2018, Section V [2]_): for i = 1..n,
+    j = Rank(y_i) and z_i = x_(j), the value of X of rank j.  Then Y = Z + E
+    with a residual noise E that changes no rank.  Ruiz (2018), Table 2 [3]_
+    gives the examples.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
+    .. [2] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+    .. [3] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
+       of permutation matrices, universal measures of disclosure risk and information loss, evaluation
+       by dominance", Information Sciences, 2018.
 
     Examples
     --------
-    >>> reverse_map([13, 20, 2, 15, 29], [8, 20, -1, 18, 29]).tolist()   # 002 Table 2, Z_1
+    >>> reverse_map([13, 20, 2, 15, 29], [8, 20, -1, 18, 29]).tolist()   # Ruiz (2018), Table 2, Z_1
     [13.0, 20.0, 2.0, 15.0, 29.0]
     >>> reverse_map([135, 52, 123, 165, 160], [160, 57, 122, 135, 164]).tolist()   # Z_2
     [160.0, 52.0, 123.0, 135.0, 165.0]
@@ -86,7 +99,7 @@ def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "ran
 
 def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", missing: str = "raise",
                       workers: int | None = None) -> Any:
-    """Reverse-map every attribute of an anonymized data set (004 Algorithm 1, column by column).
+    """Reverse-map every attribute of an anonymized data set (Algorithm 1, column by column).
 
     Parameters
     ----------
@@ -110,14 +123,24 @@ def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", 
 
     Notes
     -----
-    004 Section 3: any anonymization is a permutation X -> Z plus a residual
-    noise E = Y - Z (:func:`residual_noise`).
+    Domingo-Ferrer and Muralidhar (2016), Algorithm 1 and Section 3 [1]_: any
+    anonymization is a permutation X -> Z plus a residual noise E = Y - Z
+    (:func:`residual_noise`).  The example is Ruiz (2018), Table 2 [2]_.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
+    .. [2] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
+       of permutation matrices, universal measures of disclosure risk and information loss, evaluation
+       by dominance", Information Sciences, 2018.
 
     Examples
     --------
     >>> from explorer.core.datasets import ruiz_example
     >>> t = ruiz_example()
-    >>> reverse_map_frame(t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]])["X3"].tolist()   # 002 Table 2, Z_3
+    >>> reverse_map_frame(t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]])["X3"].tolist()   # Ruiz (2018), Table 2, Z_3
     [3707, 2419, -1008, 826, -1317]
     """
     ties = _check_ties(ties)
@@ -173,9 +196,23 @@ def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", 
 
 
 def residual_noise(Y: Any, Z: Any) -> Any:
-    """The residual noise ``E = Y - Z`` of the permutation paradigm (004 Table 2, 002 Table 2).
+    """The residual noise ``E = Y - Z`` of the permutation paradigm.
 
     Returns a DataFrame (with Z's column names) when Z is one, else an array.
+
+    Notes
+    -----
+    Domingo-Ferrer and Muralidhar (2016), Table 2 [1]_; Ruiz (2018), Table 2
+    [2]_ (with the errata of ``docs/conventions.md``).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
+    .. [2] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
+       of permutation matrices, universal measures of disclosure risk and information loss, evaluation
+       by dominance", Information Sciences, 2018.
 
     Examples
     --------
@@ -192,11 +229,10 @@ def residual_noise(Y: Any, Z: Any) -> Any:
     return e
 
 
-
 # --------------------------------------------------------------------------- permutation matrices (Ruiz 2018)
 
 def permutation_matrix(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: Any = None) -> np.ndarray:
-    """Ruiz's permutation matrix P with ``Z = P @ X`` (002 Proposition 1).
+    """Ruiz's permutation matrix P with ``Z = P @ X`` (Ruiz 2018, Prop. 1).
 
     Parameters
     ----------
@@ -215,12 +251,19 @@ def permutation_matrix(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: 
 
     Notes
     -----
-    002 Proposition 1: Y = (P_1 X_1, ..., P_p X_p) + E.  The dense matrix is
-    built for n <= 20,000; use :func:`rank_displacement` beyond.
+    Ruiz (2018), Prop. 1 [1]_: Y = (P_1 X_1, ..., P_p X_p) + E.  The dense
+    matrix is built for n <= 20,000; use
+    :func:`explorer.core.permutation.rank_displacement` beyond.
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
+       of permutation matrices, universal measures of disclosure risk and information loss, evaluation
+       by dominance", Information Sciences, 2018.
 
     Examples
     --------
-    >>> permutation_matrix([135, 52, 123, 165, 160], [160, 52, 123, 135, 165])   # 002 P_2
+    >>> permutation_matrix([135, 52, 123, 165, 160], [160, 52, 123, 135, 165])   # Ruiz (2018), P_2
     array([[0, 0, 0, 0, 1],
            [0, 1, 0, 0, 0],
            [0, 0, 1, 0, 0],
