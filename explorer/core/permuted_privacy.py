@@ -589,7 +589,7 @@ def dvf_permuted_privacy(X: Any, Y: Any, f: ArrayLike | None = None, *, ties: st
     """
     x, y = _records_and_data(X, Y, missing)
     generator = check_rng(rng) if _check_ties(ties) == "random" else None
-    y_ranks, y_sorted, r_star, position, _ = _rank_setup(x, y, ties, generator)
+    y_ranks, y_sorted, r_star, position = _rank_setup(x, y, ties, generator)
     half_width = (r_star - position - 1).astype(float) if ties == "average" else np.zeros_like(r_star, dtype=float)
     n_x = x.shape[0]
     if f is None:

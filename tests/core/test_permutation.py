@@ -455,6 +455,27 @@ def test_identity_masking_gives_distance_zero_and_rho_one(n, m, seed):
     assert all(spearman(x[:, j], y[:, j]) == pytest.approx(1.0) for j in range(m))
 
 
+def test_fast_distances_report_every_tie_on_each_path():
+    # few rows with 2-7 records at the minimum (the 8-nearest query), a few with more (the ball query);
+    # and a data set where most rows tie (straight to the ball query)
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(400, 2))
+    y = np.vstack([rng.normal(size=(380, 2)), np.repeat(rng.normal(size=(2, 2)), 10, axis=0)])
+    fast = permutation_distances(x, y, ties="average")
+    counts = fast.n_matches
+    assert (counts == 1).mean() > 0.5 and np.any((counts > 1) & (counts < 8)) and np.any(counts >= 8)
+    literal = permutation_distances(x, y, ties="average", method="literal")
+    np.testing.assert_array_equal(fast.distance, literal.distance)
+    np.testing.assert_array_equal(fast.match_indptr, literal.match_indptr)
+    np.testing.assert_array_equal(fast.match_indices, literal.match_indices)
+    coarse = np.rint(x * 2)
+    fast = permutation_distances(coarse, np.rint(y * 2), ties="average")
+    assert (fast.n_matches > 1).mean() > 0.5
+    literal = permutation_distances(coarse, np.rint(y * 2), ties="average", method="literal")
+    np.testing.assert_array_equal(fast.match_indptr, literal.match_indptr)
+    np.testing.assert_array_equal(fast.match_indices, literal.match_indices)
+
+
 def test_identity_with_ties_is_distance_zero_under_mid_ranks():
     x = np.array([[1, 5], [1, 5], [2, 5], [2, 6], [3, 6]], dtype=float)
     assert np.all(permutation_distances(x, x, ties="average").distance == 0)
