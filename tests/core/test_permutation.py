@@ -506,6 +506,21 @@ def test_window_variances_clip_and_population_variance():
     assert wide[1] == pytest.approx(np.var(big[19_999:30_000]), rel=1e-6)
 
 
+def test_value_window_with_ties_and_clipping():
+    y = np.array([[1.0], [2.0], [2.0], [2.0], [3.0], [4.0], [5.0]])
+    # random ranks: R* is the rank of the first copy of 2 (rank 2); the window is ranks 1..3
+    w = value_window([2.0], y, 1, ties="random", rng=0)
+    assert w.nearest_rank.tolist() == [2] and w.values[0].tolist() == [1.0, 2.0, 2.0]
+    # mid-ranks: the block of 2s (ranks 2-4, mid-rank 3) widened by d = 1 on both sides
+    w = value_window([2.0], y, 1, ties="average")
+    assert w.nearest_rank.tolist() == [3.0] and w.values[0].tolist() == [1.0, 2.0, 2.0, 2.0, 3.0]
+    assert (w.lower.tolist(), w.upper.tolist(), w.sizes.tolist()) == ([1], [5], [5])
+    # clipped to [1, n]
+    w = value_window([5.0], y, 3, ties="first")
+    assert (w.lower.tolist(), w.upper.tolist()) == ([4], [7]) and w.values[0].tolist() == [2.0, 3.0, 4.0, 5.0]
+    assert w.variances.tolist() == [np.var([2.0, 3.0, 4.0, 5.0])]
+
+
 def test_hellinger_and_histogram():
     assert hellinger([0.5, 0.5, 0], [0, 0.5, 0.5]) == pytest.approx(np.sqrt(0.5))
     assert distance_histogram([0.5, 1.0, 1.0], step=0.5).tolist() == [0, 1 / 3, 2 / 3]
