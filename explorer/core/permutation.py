@@ -76,12 +76,9 @@ from explorer.core.permuted_privacy import (
 from explorer.core.ranks import (
     MISSING_POLICIES,
     TIES,
-    _as_vector,
     _check_n,
-    _check_ties,
     _pair,
     _paired_ranks,
-    _ranks_1d,
     numeric_matrix,
     ranks,
     spearman,
@@ -130,9 +127,6 @@ __all__ = [
     "PermutationAnalysis",
     "permutation_analysis",
 ]
-
-# Helpers other core modules used from here before the split (kept importable).
-_REEXPORTED_HELPERS = (_as_vector, _check_ties, _pair, _ranks_1d)
 
 
 # --------------------------------------------------------------------------- Ruiz's T_j and rank displacements
