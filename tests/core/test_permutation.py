@@ -137,7 +137,7 @@ def test_004_table3_record3(dm):
 TABLE4_DISTANCE = [4, 4, 4, 4, 2, 3, 1, 4, 1, 4, 1, 4, 3, 3, 4, 4, 1, 3, 2, 2]
 TABLE4_CLOSEST = [1, 2, 10, 6, 5, 6, 7, 17, 7, 13, 6, 12, 20, 14, 10, 19, 13, 15, 1, 20]
 # variances within the data-set distance d = 1 (printed; record 6 attribute 3 printed 1738.99,
-# the definition gives 1738.89: PAPER_NOTES.md erratum)
+# the definition gives 1738.89: erratum of docs/conventions.md)
 TABLE4_AT_D = np.array([
     [0.48, 69.14, 388.07], [6.57, 69.14, 388.07], [1.63, 155.00, 1692.52], [12.83, 64.36, 1692.52],
     [12.83, 112.36, 1738.89], [6.57, 69.14, 1738.89], [12.83, 385.03, 2612.38], [1.23, 69.14, 8384.15],
