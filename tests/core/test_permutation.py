@@ -428,6 +428,26 @@ def test_fast_distances_equal_literal_with_many_ties(pair):
     np.testing.assert_array_equal(fast.distance, literal.distance)
 
 
+@settings(max_examples=40, deadline=None, database=None)
+@given(data_pairs(), st.sampled_from(["random", "first", "average"]), st.integers(0, 5))
+def test_value_windows_are_the_windows_whose_variances_are_checked(pair, ties, d):
+    x, y, seed = pair
+    pp = permuted_privacy(x, y, d, ties=ties, rng=seed)
+    y_sorted = np.sort(y, axis=0)
+    for i in range(x.shape[0]):
+        w = value_window(x[i], y, d, ties=ties, rng=seed)
+        np.testing.assert_array_equal(w.nearest_rank, pp.distances.nearest_rank[i])
+        np.testing.assert_array_equal(w.lower, pp.window(i, d).lower)
+        for j in range(x.shape[1]):
+            np.testing.assert_array_equal(w.values[j], y_sorted[w.lower[j] - 1:w.upper[j], j])
+            # every rank in the window is within d of R* (mid-ranks: of y*'s block of equal values)
+            block = np.flatnonzero(y_sorted[:, j] == pp.distances.nearest_value[i, j]) + 1
+            first = block.min() if ties == "average" else w.nearest_rank[j]
+            last = block.max() if ties == "average" else w.nearest_rank[j]
+            assert (w.lower[j], w.upper[j]) == (max(1, first - d), min(y.shape[0], last + d))
+        np.testing.assert_allclose(w.variances, pp.variance_at_d[i], rtol=1e-9, atol=1e-12)
+
+
 @settings(max_examples=60, deadline=None, database=None)
 @given(data_pairs())
 def test_reverse_map_is_a_permutation_of_x_with_y_ranks(pair):
