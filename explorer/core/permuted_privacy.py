@@ -410,8 +410,8 @@ def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng
     >>> pp.variance_at_record[2].round(2).tolist()        # record 3: 24.70, 896.76, 20167.78
     [24.7, 896.76, 20167.78]
     """
-    dist = permutation_distances(X, Y, ties=ties, rng=rng, missing=missing)
     x, y = _records_and_data(X, Y, missing)
+    dist = permutation_distances(x, y, ties=ties, rng=rng)
     y_sorted = np.sort(y, axis=0)
     d_used = dist.dataset_distance if d is None else _check_d(d)
     at_d = window_variances(y_sorted, dist.nearest_rank, d_used, dist.nearest_half_width)
