@@ -24,10 +24,10 @@ from explorer.errors import InvalidParameterError
 
 __all__ = ["EXAMPLE1_REPORTS", "EXAMPLE1_MARGINALS", "AdjustmentResult", "rr_adjust"]
 
-#: 003 Example 1, Expression (13): 10 randomized records of two binary attributes:
+#: Domingo-Ferrer and Soria-Comas (2022), Example 1, Expression (13): 10 randomized records of two binary attributes:
 #: (a1, a1) four times, (a2, a1) twice, (a2, a2) four times (codes 0 = a_1, 1 = a_2).
 EXAMPLE1_REPORTS = np.array([[0, 0]] * 4 + [[1, 0]] * 2 + [[1, 1]] * 4)
-#: 003 Example 1: the estimated marginals pi_hat^1 = pi_hat^2 = (1/2, 1/2).
+#: Domingo-Ferrer and Soria-Comas (2022), Example 1: the estimated marginals pi_hat^1 = pi_hat^2 = (1/2, 1/2).
 EXAMPLE1_MARGINALS = (np.array([0.5, 0.5]), np.array([0.5, 0.5]))
 
 @dataclass(frozen=True)
@@ -68,11 +68,16 @@ def rr_adjust(reports: Any, marginal_estimates: Sequence[Any], *, blocks: Sequen
     -----
     One Adjust_weights per block per sweep: s_k = sum of the weights of the
     records whose block value is k; w_i <- w_i pi_hat_v / s_v, v the record's value;
-    categories with s_k = 0 are left unchanged (PAPER_NOTES.md).
+    categories with s_k = 0 are left unchanged (see ``docs/conventions.md``).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
+       Transactions on Knowledge and Data Engineering, 2022.
 
     Examples
     --------
-    Example 1 of 003: the weights of the (a2, a1) records vanish as 1/(8(k+1)).
+    Example 1 of Domingo-Ferrer and Soria-Comas (2022): the weights of the (a2, a1) records vanish as 1/(8(k+1)).
 
     >>> y = np.array([[0, 0]] * 4 + [[1, 0]] * 2 + [[1, 1]] * 4)
     >>> out = rr_adjust(y, [[0.5, 0.5], [0.5, 0.5]], max_sweeps=1, tolerance=None)

@@ -11,7 +11,7 @@ References
 .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
    Transactions on Knowledge and Data Engineering, 2022.
 .. [2] H. Cramér, "Mathematical Methods of Statistics", Princeton University Press, 1946.
-"""
+   """
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def cramers_v(table: Any) -> float:
     Notes
     -----
     V = sqrt(chi^2 / n / min(r - 1, c - 1)), chi^2 = sum (o - e)^2 / e with
-    e = n_a n_b / n (the printed denominator f_ab is e_ab: PAPER_NOTES.md).
+    e = n_a n_b / n (the printed denominator f_ab is e_ab; see ``docs/conventions.md``).
 
     Examples
     --------

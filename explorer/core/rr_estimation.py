@@ -175,6 +175,11 @@ class ErrorBounds:
         One minus the confidence level.
     n : int
         The sample size.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
+       Transactions on Knowledge and Data Engineering, 2022.
     """
 
     e_abs: float

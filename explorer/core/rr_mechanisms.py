@@ -114,6 +114,11 @@ class GRRMatrix:
     memory: ``P^T pi = (a - b) pi + b sum(pi)`` and
     ``(P^T)^-1 lambda = (lambda - b sum(lambda)) / (a - b)``.
 
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
+       Transactions on Knowledge and Data Engineering, 2022.
+
     Examples
     --------
     >>> m = GRRMatrix(3, 0.5)
@@ -150,7 +155,13 @@ class GRRMatrix:
 
     @property
     def epsilon(self) -> float:
-        """Eq. (6) of Domingo-Ferrer and Soria-Comas (2018): ln of the largest ratio within a column."""
+        """Eq. (6) of Domingo-Ferrer and Soria-Comas (2018): ln of the largest ratio within a column.
+
+        References
+        ----------
+        .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+           differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+        """
         a, b = self.diagonal, self.off_diagonal
         if a == b:
             return 0.0
@@ -599,6 +610,11 @@ def n_combinations(cardinalities: Sequence[int], *, limit: int | None = None) ->
     """prod |A| (Domingo-Ferrer and Soria-Comas (2022), Section 6.2: 1,814,400 for Adult).
 
     Raises if the product exceeds ``limit``.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
+       Transactions on Knowledge and Data Engineering, 2022.
 
     Examples
     --------
