@@ -147,7 +147,7 @@ class IBUResult:
     converged : bool
         Whether the last EM update moved no entry by ``tol`` or more.
     log_likelihood : float
-        ``sum_v lambda_v ln (P^T pi)_v`` at the estimate's predecessor.
+        ``sum_v lambda_v ln (P^T pi)_v`` at the estimate.
     accelerated : bool
         Whether SQUAREM extrapolation was used.
     """
@@ -365,7 +365,7 @@ def _products(matrix: Any) -> tuple[Callable[[np.ndarray], np.ndarray], Callable
 def _em_map(matrix: Any, lam: np.ndarray, with_likelihood: bool):
     """The EM (IBU) update ``pi -> pi * m(pi)``, ``m(pi) = P (lambda / P^T pi)``, and the log-likelihood.
 
-    Returns ``(step, multipliers)``: ``step(pi)`` gives the update and the log-likelihood at
+    Returns ``(step, multipliers, likelihood)``: ``step(pi)`` gives the update and the log-likelihood at
     ``pi``; ``multipliers(pi)`` gives m(pi).  Reports never seen (lambda_v = 0) drop out; a seen
     report impossible under pi (P^T pi = 0) drops its term and makes the log-likelihood -inf.
     """
@@ -396,7 +396,11 @@ def _em_map(matrix: Any, lam: np.ndarray, with_likelihood: bool):
             new /= total
         return new, loglik
 
-    return step, multipliers
+    def likelihood(pi: np.ndarray) -> float:
+        pu = forward(pi) if every else forward(pi)[used]
+        return float(lu @ np.log(pu)) if pu.min() > 0 else -math.inf
+
+    return step, multipliers, likelihood
 
 
 def _plain(step, x: np.ndarray, tol: float, max_iter: int) -> tuple[np.ndarray, int, bool, float]:
@@ -531,7 +535,7 @@ def _ibu(matrix: Any, lam: np.ndarray, start: np.ndarray | None, tol: float, max
          accelerate: bool = True) -> IBUResult:
     r = lam.size
     x = np.full(r, 1.0 / r) if start is None else np.array(start, dtype=float)
-    step, multipliers = _em_map(matrix, lam, with_likelihood=accelerate)
+    step, multipliers, likelihood = _em_map(matrix, lam, with_likelihood=accelerate)
     with np.errstate(divide="ignore", invalid="ignore"):
         if not accelerate:
             estimate, iterations, converged, loglik = _plain(step, x, tol, max_iter)
@@ -552,6 +556,7 @@ def _ibu(matrix: Any, lam: np.ndarray, start: np.ndarray | None, tol: float, max
                 seed /= seed.sum()
                 estimate, more, converged, loglik = _squarem(step, seed, tol, max(1, max_iter - iterations))
                 iterations += more
+        loglik = likelihood(estimate)
     return IBUResult(estimate=estimate, iterations=iterations, converged=converged, log_likelihood=loglik,
                      accelerated=accelerate)
 
