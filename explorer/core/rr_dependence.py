@@ -221,10 +221,11 @@ def _check_dependence(dependence: Any, m: int | None = None) -> np.ndarray:
         d = np.asarray(dependence, dtype=float)
     except (TypeError, ValueError):
         raise ExplorerTypeError(f"dependence must be a matrix of numbers, got {dependence!r}") from None
-    size = d.shape[0] if m is None and d.ndim == 2 else m
-    if d.ndim != 2 or d.shape != (size, size):
-        raise InvalidParameterError(f"dependence must be a {size if size is not None else 'square'} x "
-                                    f"{size if size is not None else 'square'} matrix, got shape {d.shape}")
+    if m is None:
+        if d.ndim != 2 or d.shape[0] != d.shape[1]:
+            raise InvalidParameterError(f"dependence must be a square matrix, got shape {d.shape}")
+    elif d.shape != (m, m):
+        raise InvalidParameterError(f"dependence must be a {m} x {m} matrix, got shape {d.shape}")
     if not np.all(np.isfinite(d)):
         raise InvalidParameterError("dependence must contain finite numbers only")
     return d
