@@ -355,38 +355,53 @@ def project_to_simplex(vector: ArrayLike) -> np.ndarray:
 
 
 def _products(matrix: Any) -> tuple[Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]:
-    """``(pi -> P^T pi, w -> P w)`` for a dense, GRR or Kronecker matrix."""
-    if isinstance(matrix, (GRRMatrix, KroneckerMatrix)):
-        return matrix.forward, matrix.backward
-    p = np.ascontiguousarray(matrix, dtype=float)
-    return (lambda pi: pi @ p), (lambda w: p @ w)
+    """``(pi -> P^T pi, w -> P w)`` for a GRR or Kronecker matrix."""
+    return matrix.forward, matrix.backward
 
 
 def _em_map(matrix: Any, lam: np.ndarray, with_likelihood: bool):
     """The EM (IBU) update ``pi -> pi * m(pi)``, ``m(pi) = P (lambda / P^T pi)``, and the log-likelihood.
 
-    Returns ``(step, multipliers, likelihood)``: ``step(pi)`` gives the update and the log-likelihood at
-    ``pi``; ``multipliers(pi)`` gives m(pi).  Reports never seen (lambda_v = 0) drop out; a seen
-    report impossible under pi (P^T pi = 0) drops its term and makes the log-likelihood -inf.
+    Returns ``(step, multipliers, likelihood)``: ``step(pi)`` gives the update and the
+    log-likelihood at ``pi`` (NaN unless ``with_likelihood``); ``multipliers(pi)`` gives m(pi) and
+    that log-likelihood; ``likelihood(pi)`` the log-likelihood alone.  Reports never seen
+    (lambda_v = 0) drop out; a seen report impossible under pi (P^T pi = 0) drops its term and
+    makes the log-likelihood -inf.  The caller silences numpy's division warnings.
     """
-    forward, backward = _products(matrix)
     used = lam > 0
-    every = bool(used.all())
-    lu = lam if every else lam[used]
-    weights = np.zeros(lam.size)
+    lu = np.ascontiguousarray(lam[used])
+    if isinstance(matrix, (GRRMatrix, KroneckerMatrix)):
+        forward, backward = _products(matrix)
+        every = bool(used.all())
+        weights = np.zeros(lam.size)
+
+        def predict(pi: np.ndarray) -> np.ndarray:
+            return forward(pi) if every else forward(pi)[used]
+
+        def spread(ratio: np.ndarray) -> np.ndarray:
+            if every:
+                return backward(ratio)
+            weights[used] = ratio
+            return backward(weights)
+    else:                                           # dense: only the columns of seen reports
+        p = np.ascontiguousarray(np.asarray(matrix, dtype=float)[:, used])
+        predicted = np.empty(lu.size)
+
+        def predict(pi: np.ndarray) -> np.ndarray:
+            return np.dot(pi, p, out=predicted)
+
+        def spread(ratio: np.ndarray) -> np.ndarray:
+            return np.dot(p, ratio)
 
     def multipliers(pi: np.ndarray) -> tuple[np.ndarray, float]:
-        predicted = forward(pi)
-        pu = predicted if every else predicted[used]
-        ratio = lu / pu                             # the caller silences division warnings
-        impossible = not pu.min() > 0
-        if impossible:
+        pu = predict(pi)
+        ratio = lu / pu
+        loglik = float(lu @ np.log(pu)) if with_likelihood else math.nan
+        m = spread(ratio)
+        if not math.isfinite(m.sum()):              # a seen report impossible under pi: drop its term
             ratio[~(pu > 0)] = 0.0
-        loglik = (-math.inf if impossible else float(lu @ np.log(pu))) if with_likelihood else math.nan
-        if every:
-            return backward(ratio), loglik
-        weights[used] = ratio
-        return backward(weights), loglik
+            m = spread(ratio)
+        return m, loglik
 
     def step(pi: np.ndarray) -> tuple[np.ndarray, float]:
         new, loglik = multipliers(pi)
@@ -397,7 +412,7 @@ def _em_map(matrix: Any, lam: np.ndarray, with_likelihood: bool):
         return new, loglik
 
     def likelihood(pi: np.ndarray) -> float:
-        pu = forward(pi) if every else forward(pi)[used]
+        pu = predict(pi)
         return float(lu @ np.log(pu)) if pu.min() > 0 else -math.inf
 
     return step, multipliers, likelihood
