@@ -125,8 +125,8 @@ def ibu_benchmark(n: int, reports_all: np.ndarray, rng: np.random.Generator) -> 
     prior = 1.0 / np.arange(1, R + 1)
     prior[12:] = 0.0
     prior /= prior.sum()
-    codes = rng.choice(R, size=n, p=prior)
-    reports_empty = rr.randomize(codes, matrix, rng)
+    codes = np.random.default_rng(0).choice(R, size=n, p=prior)
+    reports_empty = rr.randomize(codes, matrix, np.random.default_rng(10))
     negative = int((rr.estimate_frequencies(reports_empty, matrix).estimate < 0).sum())
     # no report of categories 13 and 15 at all
     missing = [13, 15]
