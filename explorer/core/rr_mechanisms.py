@@ -695,6 +695,24 @@ def epsilon_column(matrix: ArrayLike) -> int:
 # --------------------------------------------------------------------------- codes and randomizing
 
 
+def _as_array(codes: Any, name: str) -> np.ndarray:
+    try:
+        return np.asarray(codes)
+    except (TypeError, ValueError):
+        raise ExplorerTypeError(f"{name} must be an array of integer codes") from None
+
+
+def _code_matrix(codes: Any, name: str = "codes", n_attributes: int | None = None) -> np.ndarray:
+    """Records x attributes: a vector is one attribute (a column); the shape is checked, not the values."""
+    array = _as_array(codes, name)
+    if array.ndim == 1:
+        array = array[:, None]
+    if array.ndim != 2 or (n_attributes is not None and array.shape[1] != n_attributes):
+        raise InvalidParameterError(f"{name} must be an (n, {n_attributes or 'm'}) array of codes, "
+                                    f"got shape {array.shape}")
+    return array
+
+
 def _check_codes(codes: Any, cardinalities: int | Sequence[int], name: str = "codes", *,
                  allow_empty: bool = False) -> np.ndarray:
     """Integer category codes: a vector for one attribute (``cardinalities`` an int r) or an (n, m) array.
@@ -706,18 +724,12 @@ def _check_codes(codes: Any, cardinalities: int | Sequence[int], name: str = "co
     single = isinstance(cardinalities, (int, np.integer))
     cards = [int(cardinalities)] if single else [
         check_int(c, f"cardinality of attribute {j + 1}", minimum=2) for j, c in enumerate(cardinalities)]
-    try:
-        array = np.asarray(codes)
-    except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be an array of integer codes") from None
     if single:
+        array = _as_array(codes, name)
         if array.ndim != 1:
             raise InvalidParameterError(f"{name} must be a 1-D array of codes, got shape {array.shape}")
     else:
-        if array.ndim == 1:
-            array = array[:, None]
-        if array.ndim != 2 or array.shape[1] != len(cards):
-            raise InvalidParameterError(f"{name} must be an (n, {len(cards)}) array, got shape {array.shape}")
+        array = _code_matrix(codes, name, len(cards))
     if array.shape[0] == 0:
         if not allow_empty:
             raise InvalidDistributionError(f"{name} must not be empty (an empty sample)")
