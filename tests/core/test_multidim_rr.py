@@ -75,7 +75,7 @@ def test_example1_converges_slowly_toward_half_zero_zero_half():
     out = rr_adjust(EXAMPLE1, [[0.5, 0.5], [0.5, 0.5]], max_sweeps=2000, tolerance=1e-12, keep_history=True)
     joint = np.bincount(joint_codes(EXAMPLE1, (2, 2)), weights=out.weights, minlength=4)
     np.testing.assert_allclose(joint, [0.5, 0, 0, 0.5], atol=2e-3)
-    # PAPER_NOTES.md: the vanishing weights are 1/(8(k+1)) after k sweeps
+    # docs/conventions.md: the vanishing weights are 1/(8(k+1)) after k sweeps
     for k in (1, 2, 5, 10):
         np.testing.assert_allclose(out.weight_history[k - 1][4], 1 / (8 * (k + 1)), rtol=1e-12)
     # the trace shows the slow (1/k) convergence: the change decreases but is still > 1e-6 after 100 sweeps
