@@ -78,7 +78,8 @@ def test_optimal_matrix_entries_and_infinity():
 
 
 def test_keep_or_uniform_is_the_prop1_mechanism_and_its_epsilon():
-    # docs/conventions.md erratum, Domingo-Ferrer and Soria-Comas (2022) Section 6.3.1: diagonal p + (1-p)/r, off (1-p)/r, eps = ln(1 + p r/(1-p)).
+    # docs/conventions.md erratum (Domingo-Ferrer and Soria-Comas 2022, Section 6.3.1):
+    # diagonal p + (1-p)/r, off (1-p)/r, eps = ln(1 + p r/(1-p)).
     r, p = 4, 0.6
     m = keep_or_uniform_matrix(r, p)
     assert m[1, 1] == pytest.approx(p + (1 - p) / r)
@@ -217,7 +218,8 @@ def test_003_section21_negative_inversion_estimate():
 
 
 def test_paper_notes_clip_vs_simplex():
-    # docs/conventions.md (Domingo-Ferrer and Soria-Comas (2022) Section 6.4 erratum): (0.9, 0.3, -0.2) -> clip (0.75, 0.25, 0), projection (0.8, 0.2, 0).
+    # docs/conventions.md (Domingo-Ferrer and Soria-Comas 2022, Section 6.4 erratum):
+    # (0.9, 0.3, -0.2) -> clip (0.75, 0.25, 0), projection (0.8, 0.2, 0).
     np.testing.assert_allclose(clip_and_rescale([0.9, 0.3, -0.2]), [0.75, 0.25, 0.0])
     np.testing.assert_allclose(project_to_simplex([0.9, 0.3, -0.2]), [0.8, 0.2, 0.0])
 
