@@ -95,6 +95,9 @@ _STEP_GROWTH = 4.0
 _STEP_START = 16.0
 #: A zero entry whose EM multiplier exceeds 1 by more than this is not at the maximum (KKT check).
 _KKT_SLACK = 1e-9
+#: The accelerated update stops on a change ``tol * _TIGHTER`` (but not below ``_ROUNDING``, rounding noise).
+_TIGHTER = 1e-3
+_ROUNDING = 1e-14
 
 
 class IllConditionedMatrixWarning(UserWarning):
@@ -476,11 +479,44 @@ def _squarem(step, x: np.ndarray, tol: float, max_iter: int) -> tuple[np.ndarray
                 x, fx, loglik = xp, fp, loglik_p
                 continue
             step_max = max(1.0, step_max / _STEP_GROWTH)
-        else:
+        elif a == step_max:
             step_max *= _STEP_GROWTH
+        if evaluations >= max_iter:
+            return f2, evaluations, False, loglik_f1
         fp, loglik_p = step(f2)                     # a = 1: two plain EM updates
         evaluations += 1
         x, fx, loglik = f2, fp, loglik_p
+
+
+def _settle_boundary(step, multipliers, estimate: np.ndarray, support: np.ndarray, tol: float, budget: int,
+                     converged: bool) -> tuple[np.ndarray, int, bool]:
+    """Settle the entries on the simplex's boundary by the KKT conditions of the maximum.
+
+    At the maximum, m_u(pi) = 1 where pi_u > 0 and m_u(pi) <= 1 where pi_u = 0.  An entry the
+    extrapolation set to 0 with m_u > 1 is not at the maximum: it restarts positive.  An entry
+    still tiny (below sqrt(tol)) with m_u < 1 is heading for 0, slowly when m_u is close to 1:
+    it is set to 0 and the others re-converge; should its m_u then exceed 1, it restarts
+    positive and is left alone after that.  Entries 0 in the start stay 0, as in the EM update.
+    """
+    r = estimate.size
+    protected = np.zeros(r, dtype=bool)
+    evaluations = 0
+    for _ in range(2 * r):
+        if not converged or evaluations >= budget:
+            break
+        m = multipliers(estimate)[0]
+        revive = support & (estimate <= 0) & (m > 1.0 + _KKT_SLACK)
+        settle = support & ~protected & (estimate > 0) & (estimate < math.sqrt(tol)) & (m < 1.0)
+        if not revive.any() and not settle.any():
+            break
+        protected |= revive
+        seed = estimate.copy()
+        seed[settle] = 0.0
+        seed[revive] = 1.0 / r
+        seed /= seed.sum()
+        estimate, more, converged, _ = _squarem(step, seed, tol, max(1, budget - evaluations))
+        evaluations += more
+    return estimate, evaluations, converged
 
 
 def iterative_bayesian_update(matrix: Any, lambda_hat: ArrayLike, *, start: ArrayLike | None = None,
@@ -497,7 +533,9 @@ def iterative_bayesian_update(matrix: Any, lambda_hat: ArrayLike, *, start: Arra
         The starting distribution (rescaled to sum 1; entries that are 0 stay 0); uniform by
         default.  Any strictly positive start leads to the same fixed point.
     tol : float
-        Stop when one EM update moves no entry by ``tol`` or more.
+        Stop when one EM update moves no entry by ``tol`` or more (the accelerated update stops on
+        ``tol / 1000``, not below 1e-14: its last cycles are cheap, and the estimate then lies within
+        about ``tol`` of the fixed point even where the plain update crawls).
     max_iter : int
         At most this many EM updates.
     accelerate : bool
@@ -518,8 +556,12 @@ def iterative_bayesian_update(matrix: Any, lambda_hat: ArrayLike, *, start: Arra
     no reports: tens of thousands of updates).  SQUAREM (Varadhan and Roland 2008) extrapolates
     along the last two updates, ``x' = x + 2 a r + a^2 v`` with ``r = F(x) - x``,
     ``v = F(F(x)) - 2 F(x) + x`` and ``a = ||r|| / ||v||``; the extrapolated point is kept only
-    when it does not lower the likelihood, so the iteration stays monotone and reaches the same
-    fixed point as the plain update, in far fewer updates.
+    when it does not lower the likelihood, so the iteration stays monotone.  At the end the
+    entries on the boundary are settled by the KKT conditions of the maximum (``m_u = 1`` where
+    pi_u > 0, ``m_u <= 1`` where pi_u = 0, with ``m = P (lambda / P^T pi)``): an entry wrongly
+    at 0 restarts positive, a tiny entry heading for 0 is set to 0.  The accelerated update
+    reaches the same fixed point as the plain one from any strictly positive start, in far
+    fewer updates.
 
     References
     ----------
@@ -562,22 +604,13 @@ def _ibu(matrix: Any, lam: np.ndarray, start: np.ndarray | None, tol: float, max
         if not accelerate:
             estimate, iterations, converged, loglik = _plain(step, x, tol, max_iter)
         else:
+            # SQUAREM is cheap near the end: it stops on a stricter change, which keeps the estimate
+            # within about tol of the fixed point even where the plain update crawls (rate near 1).
+            tol = min(tol, max(tol * _TIGHTER, _ROUNDING))
             estimate, iterations, converged, loglik = _squarem(step, x, tol, max_iter)
-            # An extrapolation may set an entry to 0 that the maximum keeps positive; the KKT
-            # conditions of the maximum (m_u <= 1 wherever pi_u = 0) tell, and such entries restart.
-            support = x > 0
-            for _ in range(r):
-                dead = support & (estimate <= 0)
-                if not converged or not dead.any():
-                    break
-                revive = dead & (multipliers(estimate)[0] > 1.0 + _KKT_SLACK)
-                if not revive.any():
-                    break
-                seed = estimate.copy()
-                seed[revive] = 1.0 / r
-                seed /= seed.sum()
-                estimate, more, converged, loglik = _squarem(step, seed, tol, max(1, max_iter - iterations))
-                iterations += more
+            estimate, more, converged = _settle_boundary(step, multipliers, estimate, x > 0, tol,
+                                                         max_iter - iterations, converged)
+            iterations += more
         loglik = likelihood(estimate) if with_likelihood else math.nan
     return IBUResult(estimate=estimate, iterations=iterations, converged=converged, log_likelihood=loglik,
                      accelerated=accelerate)
