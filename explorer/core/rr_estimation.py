@@ -41,7 +41,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import linalg, stats
+from scipy import stats
 
 from explorer._validation import (
     check_distribution,
@@ -51,7 +51,17 @@ from explorer._validation import (
     check_rr_matrix,
     check_weights,
 )
-from explorer.core.rr_mechanisms import GRRMatrix, KroneckerMatrix, _check_codes, _n_categories, n_combinations
+from explorer.core.rr_mechanisms import (
+    ILL_CONDITIONED,
+    SINGULAR_CONDITION,
+    GRRMatrix,
+    IllConditionedMatrixWarning,
+    KroneckerMatrix,
+    _check_codes,
+    _n_categories,
+    _solve_transpose,
+    n_combinations,
+)
 from explorer.errors import (
     ExplorerTypeError,
     InvalidDistributionError,
@@ -85,10 +95,6 @@ __all__ = [
 ESTIMATION_METHODS = ("inversion", "clip", "simplex", "ibu")
 #: Ways :func:`make_proper` turns an Eq. (2) estimate into a proper distribution.
 PROPER_METHODS = ("clip", "simplex", "ibu", "none")
-#: A matrix whose condition number exceeds this is singular for the inversion estimator.
-SINGULAR_CONDITION = 1e12
-#: Above this condition number the inversion estimator warns that it amplifies noise.
-ILL_CONDITIONED = 1e6
 #: SQUAREM's growth factor of the largest step (``mstep``).
 _STEP_GROWTH = 4.0
 #: SQUAREM's first largest step (``step.max0``).
@@ -98,10 +104,6 @@ _KKT_SLACK = 1e-9
 #: The accelerated update stops on a change ``tol * _TIGHTER`` (but not below ``_ROUNDING``, rounding noise).
 _TIGHTER = 1e-3
 _ROUNDING = 1e-14
-
-
-class IllConditionedMatrixWarning(UserWarning):
-    """The RR matrix is nearly singular: Eq. (2) amplifies sampling noise a lot."""
 
 
 @dataclass(frozen=True)
@@ -213,29 +215,6 @@ def _frequencies(flat: np.ndarray, r: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- the inversion
-
-
-def _solve_transpose(p: np.ndarray, lam: np.ndarray) -> np.ndarray:
-    """(P^T)^-1 lam by one LU factorization, refusing a singular P and warning on an ill-conditioned one.
-
-    The condition number is LAPACK's 1-norm estimate from the same factorization (``gecon``), so the
-    check costs O(r^2) beside the O(r^3) factorization, not a singular value decomposition.
-    """
-    a = np.ascontiguousarray(p.T)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", linalg.LinAlgWarning)      # an exact zero pivot: rcond is 0 below
-        lu, pivots = linalg.lu_factor(a, check_finite=False)
-    rcond, _ = linalg.lapack.dgecon(lu, np.linalg.norm(a, 1), norm="1")
-    condition = 1.0 / rcond if rcond > 0 else math.inf
-    if not condition <= SINGULAR_CONDITION:
-        raise SingularMatrixError("the RR matrix is singular (its rows are linearly dependent, as under perfect "
-                                  "secrecy): Eq. (2) cannot be applied")
-    if condition > ILL_CONDITIONED:
-        warnings.warn(
-            f"the RR matrix is ill-conditioned (condition number {condition:.3g}): "
-            "the inversion estimate amplifies sampling noise; consider method='ibu'",
-            IllConditionedMatrixWarning, stacklevel=4)
-    return linalg.lu_solve((lu, pivots), lam, check_finite=False)
 
 
 def inversion_estimate(matrix: Any, lambda_hat: ArrayLike) -> np.ndarray:

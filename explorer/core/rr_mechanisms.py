@@ -34,11 +34,13 @@ References
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import linalg
 
 from explorer._validation import (
     check_epsilon,
@@ -56,6 +58,9 @@ from explorer.errors import (
 
 __all__ = [
     "MAX_CATEGORIES",
+    "SINGULAR_CONDITION",
+    "ILL_CONDITIONED",
+    "IllConditionedMatrixWarning",
     "MAX_DENSE_SOLVE",
     "MECHANISMS",
     "GRRMatrix",
@@ -82,6 +87,40 @@ MAX_DENSE_SOLVE = 4096
 MECHANISMS = ("keep-or-uniform", "paper-6.3.1", "epsilon")
 #: A GRR matrix whose diagonal and off-diagonal differ by less than this is singular.
 _SINGULAR_GAP = 1e-12
+#: A dense matrix whose (1-norm) condition number exceeds this is singular for Eq. (2).
+SINGULAR_CONDITION = 1e12
+#: Above this condition number solving Eq. (2) warns that it amplifies noise.
+ILL_CONDITIONED = 1e6
+
+
+class IllConditionedMatrixWarning(UserWarning):
+    """The RR matrix is nearly singular: Eq. (2) amplifies sampling noise a lot."""
+
+
+# --------------------------------------------------------------------------- solving Eq. (2)
+
+
+def _solve_transpose(p: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """(P^T)^-1 lam by one LU factorization, refusing a singular P and warning on an ill-conditioned one.
+
+    The condition number is LAPACK's 1-norm estimate from the same factorization (``gecon``), so the
+    check costs O(r^2) beside the O(r^3) factorization, not a singular value decomposition.
+    """
+    a = np.ascontiguousarray(p.T)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", linalg.LinAlgWarning)      # an exact zero pivot: rcond is 0 below
+        lu, pivots = linalg.lu_factor(a, check_finite=False)
+    rcond, _ = linalg.lapack.dgecon(lu, np.linalg.norm(a, 1), norm="1")
+    condition = 1.0 / rcond if rcond > 0 else math.inf
+    if not condition <= SINGULAR_CONDITION:
+        raise SingularMatrixError("the RR matrix is singular (its rows are linearly dependent, as under perfect "
+                                  "secrecy): Eq. (2) cannot be applied")
+    if condition > ILL_CONDITIONED:
+        warnings.warn(
+            f"the RR matrix is ill-conditioned (condition number {condition:.3g}): "
+            "the inversion estimate amplifies sampling noise; consider method='ibu'",
+            IllConditionedMatrixWarning, stacklevel=4)
+    return linalg.lu_solve((lu, pivots), lam, check_finite=False)
 
 
 # --------------------------------------------------------------------------- structured matrices
@@ -297,9 +336,12 @@ class KroneckerMatrix:
                 if mode == "inverse" and abs(f.diagonal - f.off_diagonal) < _SINGULAR_GAP:
                     raise _singular_grr(f.diagonal, f.off_diagonal, "an attribute's RR matrix")
                 block = np.kron(block, f.to_dense())
-            op = np.linalg.inv(block.T) if mode == "inverse" else block     # symmetric: P^T = P
             k = block.shape[0]
-            x = (x.reshape(-1, k) @ op.T).reshape(-1)
+            rows = x.reshape(-1, k)
+            if mode == "inverse":                   # (P^T)^-1 applied to every row
+                x = _solve_transpose(block, rows.T).T.reshape(-1)
+            else:                                   # symmetric: P^T = P
+                x = (rows @ block.T).reshape(-1)
         return x
 
     def solve(self, lam: np.ndarray) -> np.ndarray:
@@ -340,10 +382,7 @@ def _apply_first_axis(block: np.ndarray, matrix: Any, mode: str) -> np.ndarray:
         return matrix.forward(block)                # P is symmetric: P^T = P
     m = np.asarray(matrix, dtype=float)
     if mode == "inverse":
-        try:
-            return np.linalg.solve(m.T, block)
-        except np.linalg.LinAlgError:
-            raise SingularMatrixError("an attribute's RR matrix is singular: Eq. (2) cannot be applied") from None
+        return _solve_transpose(m, block)
     return (m.T if mode == "forward" else m) @ block
 
 
