@@ -357,15 +357,15 @@ def _em_map(matrix: Any, lam: np.ndarray, with_likelihood: bool):
     (lambda_v = 0) drop out; a seen report impossible under pi (P^T pi = 0) drops its term and
     makes the log-likelihood -inf.  The caller silences numpy's division warnings.
     """
-    used = lam > 0
+    used = np.flatnonzero(lam > 0)                  # integer indices: fast when few reports are seen
     lu = np.ascontiguousarray(lam[used])
     if isinstance(matrix, (GRRMatrix, KroneckerMatrix)):
         forward, backward = _products(matrix)
-        every = bool(used.all())
+        every = used.size == lam.size
         weights = np.zeros(lam.size)
 
         def predict(pi: np.ndarray) -> np.ndarray:
-            return forward(pi) if every else forward(pi)[used]
+            return forward(pi) if every else forward(pi).take(used)
 
         def spread(ratio: np.ndarray) -> np.ndarray:
             if every:
@@ -386,11 +386,9 @@ def _em_map(matrix: Any, lam: np.ndarray, with_likelihood: bool):
         pu = predict(pi)
         ratio = lu / pu
         loglik = float(lu @ np.log(pu)) if with_likelihood else math.nan
-        m = spread(ratio)
-        if not math.isfinite(m.sum()):              # a seen report impossible under pi: drop its term
+        if not pu.min() > 0:                        # a seen report impossible under pi: drop its term
             ratio[~(pu > 0)] = 0.0
-            m = spread(ratio)
-        return m, loglik
+        return spread(ratio), loglik
 
     def step(pi: np.ndarray) -> tuple[np.ndarray, float]:
         new, loglik = multipliers(pi)
@@ -427,27 +425,32 @@ def _squarem(step, x: np.ndarray, tol: float, max_iter: int) -> tuple[np.ndarray
     decreases); otherwise the cycle falls back to F2, which an EM update never makes worse.
     It stops, like the plain update, when one EM update moves no entry by ``tol`` or more.
     """
+    def small(change: np.ndarray) -> bool:
+        return max(change.max(), -change.min()) < tol
+
     fx, loglik = step(x)
     evaluations = 1
     step_max = _STEP_START
     while True:
         r = fx - x
-        if np.abs(r).max() < tol:
+        if small(r):
             return fx, evaluations, True, loglik
         if evaluations + 2 > max_iter:
             return fx, evaluations, False, loglik
         f2, loglik_f1 = step(fx)
         evaluations += 1
-        second = f2 - fx
-        if np.abs(second).max() < tol:
+        v = f2 - fx
+        if small(v):
             return f2, evaluations, True, loglik_f1
-        v = second - r
+        v -= r
         sv = float(v @ v)
         a = math.sqrt(float(r @ r) / sv) if sv > 0 else step_max
         a = min(max(a, 1.0), step_max)
         if a > 1.0:
-            xp = x + (2.0 * a) * r
-            xp += (a * a) * v
+            xp = r * (2.0 * a)
+            xp += x
+            v *= a * a
+            xp += v
             np.maximum(xp, 0.0, out=xp)
             xp /= xp.sum()
             fp, loglik_p = step(xp)
