@@ -40,7 +40,7 @@ from scipy.special import ndtri
 
 from explorer._validation import check_int, check_matrix, check_number, check_rng
 from explorer.core.randomized_response import keep_or_uniform_matrix, randomize
-from explorer.core.t_closeness import mdav_labels
+from explorer.core.microaggregation import mdav_labels
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -235,7 +235,7 @@ def multivariate_microaggregation(X: ArrayLike, k: int = 3, rng: Any = None) -> 
     -----
     Attributes are standardised (z-scores) before clustering so that no unit
     dominates; the centroids are computed on the original scale.  Clustering is
-    ``explorer.core.t_closeness.mdav_labels`` (cost O(n^2 m / k)).
+    ``explorer.core.microaggregation.mdav_labels`` (cost O(n^2 m / k)).
     Deterministic: ``rng`` is unused.
 
     Examples
