@@ -28,7 +28,7 @@ from explorer.core._measure_input import exponent as _exponent
 from explorer.core._measure_input import matrix as _matrix
 from explorer.core.displacement import ZERO_DISPLACEMENT, displacement_matrix
 from explorer.core.masking import mask
-from explorer.core.permutation import numeric_matrix
+from explorer.core.ranks import numeric_matrix
 from explorer.core.risk_loss import overall_loss_curve, overall_risk_curve
 
 __all__ = ["CalibrationPoint", "calibration_point", "best_calibration", "calibration_path", "sample_records"]

@@ -36,6 +36,8 @@ from numpy.typing import ArrayLike
 from explorer._validation import _fmt, check_number, check_rng
 from explorer.core._measure_input import vector as _vector
 from explorer.core.masking import mask
+from explorer.core.ranks import _paired_ranks, numeric_matrix, ranks
+from explorer.core.reverse_mapping import reverse_map_frame
 from explorer.errors import ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -55,14 +57,6 @@ ZERO_DISPLACEMENT = 1e-8
 
 #: How :func:`displacement_matrix` reads a displacement: Ruiz's record position, or rank(y) - rank(x).
 DISPLACEMENT_CONVENTIONS = ("position", "rank")
-
-
-def _permutation_module():
-    # explorer.core.permutation re-exports rank_displacement and permutation_extent from this module,
-    # so its ranking and reverse mapping are imported when first needed (a top-level import would be a cycle).
-    from explorer.core import permutation
-
-    return permutation
 
 
 def snap_zeros(r: ArrayLike, name: str) -> np.ndarray:
@@ -115,7 +109,7 @@ def rank_displacement(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: A
     [3.0, 1e-08, 1e-08, 1.0, -4.0]
     """
     zero = check_number(zero, "zero", minimum=0.0)
-    rx, rz = _permutation_module()._paired_ranks(x, z, ties, rng)
+    rx, rz = _paired_ranks(x, z, ties, rng)
     n = rx.size
     position_of_z_rank = np.empty(n + 1, dtype=np.int64)
     position_of_z_rank[rz] = np.arange(n)
@@ -277,7 +271,7 @@ def displacement_matrix(X: Any, Y: Any, rng: Any = None, *, ties: str = "first",
     """The ``n x p`` matrix of signed rank displacements r_j of an anonymized data set (Ruiz (2018), Section 3).
 
     Each attribute of Y is reverse-mapped onto X (Domingo-Ferrer and Muralidhar (2016), Algorithm 1,
-    :func:`explorer.core.permutation.reverse_map_frame`) and r_j is read off the permutation
+    :func:`explorer.core.reverse_mapping.reverse_map_frame`) and r_j is read off the permutation
     (:func:`rank_displacement`); zero displacements are written as 0 (the measures turn them into
     1e-8 where needed).
 
@@ -322,19 +316,18 @@ def displacement_matrix(X: Any, Y: Any, rng: Any = None, *, ties: str = "first",
     >>> displacement_matrix(t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]]).T.astype(int).tolist()
     [[0, 0, 0, 0, 0], [3, 0, 0, 1, -4], [0, 2, 2, -2, -2]]
     """
-    permutation = _permutation_module()
     if convention not in DISPLACEMENT_CONVENTIONS:
         raise InvalidParameterError(f"convention must be one of {DISPLACEMENT_CONVENTIONS}, got {convention!r}")
     generator = check_rng(rng)
-    x, _ = permutation.numeric_matrix(X, "X")
+    x, _ = numeric_matrix(X, "X")
     if convention == "rank":
-        y, _ = permutation.numeric_matrix(Y, "Y")
+        y, _ = numeric_matrix(Y, "Y")
         if x.shape != y.shape:
             raise InvalidParameterError(f"X and Y must have the same shape, got {x.shape} and {y.shape}")
         return np.column_stack([
-            permutation.ranks(y[:, j], ties, generator).astype(float)
-            - permutation.ranks(x[:, j], ties, generator).astype(float) for j in range(x.shape[1])])
-    z = np.asarray(permutation.reverse_map_frame(X, Y, generator, ties=ties), dtype=float)
+            ranks(y[:, j], ties, generator).astype(float)
+            - ranks(x[:, j], ties, generator).astype(float) for j in range(x.shape[1])])
+    z = np.asarray(reverse_map_frame(X, Y, generator, ties=ties), dtype=float)
     if z.ndim == 1:
         z = z[:, None]
     return np.column_stack([rank_displacement(x[:, j], z[:, j], ties="first", zero=0.0)
@@ -367,5 +360,5 @@ def masked_displacements(X: Any, method: str, parameter: Any = None, rng: Any = 
     0.0
     """
     generator = check_rng(rng)
-    x, _ = _permutation_module().numeric_matrix(X, "X")
+    x, _ = numeric_matrix(X, "X")
     return displacement_matrix(x, mask(x, method, parameter, generator), generator, convention=convention)
