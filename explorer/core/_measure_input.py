@@ -10,7 +10,6 @@ import numbers
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from explorer._validation import _fmt, check_number
 from explorer.errors import DomainError, ExplorerTypeError, InvalidParameterError
@@ -75,18 +74,3 @@ def check_domain(values: np.ndarray, name: str, *, maximum: float | None = None,
         bad = values[values < minimum][0]
         raise DomainError(f"{name} must be >= {minimum:g} for {what}, got {bad:g} "
                           f"(pass strict=False to compute the power mean anyway)")
-
-
-def matrix(values: ArrayLike, name: str) -> np.ndarray:
-    """An ``n x p`` matrix of finite numbers (a vector is one column)."""
-    try:
-        R = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be a matrix of numbers, got {_fmt(values)}") from None
-    if R.ndim == 1:
-        R = R[:, None]
-    if R.ndim != 2 or R.shape[0] == 0:
-        raise InvalidParameterError(f"{name} must be an n x p matrix (records x attributes), got shape {R.shape}")
-    if not np.all(np.isfinite(R)):
-        raise InvalidParameterError(f"{name} must contain finite numbers (no NaN)")
-    return R

@@ -23,9 +23,8 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from explorer._validation import check_int, check_number, check_rng
+from explorer._validation import check_int, check_matrix, check_number, check_rng
 from explorer.core._measure_input import exponent as _exponent
-from explorer.core._measure_input import matrix as _matrix
 from explorer.core.displacement import ZERO_DISPLACEMENT, displacement_matrix
 from explorer.core.masking import mask
 from explorer.core.ranks import numeric_matrix
@@ -82,7 +81,7 @@ def calibration_point(displacements: ArrayLike, alpha: float, theta: float, *, b
     >>> round(point.risk, 4), round(point.loss, 4)
     (1.0667, 1.8667)
     """
-    R = _matrix(displacements, "displacements")
+    R = check_matrix(displacements, "displacements")
     a = _exponent(alpha, "alpha")
     t = _exponent(theta, "theta")
     risk = float(overall_risk_curve(R, [a], beta, zero=zero, normalize=normalize).values[0])

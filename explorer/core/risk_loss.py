@@ -41,11 +41,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from explorer._validation import _fmt, check_int, check_number
+from explorer._validation import _fmt, check_int, check_matrix, check_number
 from explorer.core._measure_input import check_domain as _check_domain
 from explorer.core._measure_input import exponent as _exponent
 from explorer.core._measure_input import exponents as _exponents
-from explorer.core._measure_input import matrix as _matrix
 from explorer.core._measure_input import vector as _vector
 from explorer.core.displacement import (
     ZERO_DISPLACEMENT,
@@ -314,7 +313,7 @@ def pairwise_information_loss(displacements: ArrayLike, theta: float, *, normali
     >>> pairwise_information_loss(R, 1).round(4).tolist()
     [1.6, 1.6, 2.4]
     """
-    R = _matrix(displacements, "displacements")
+    R = check_matrix(displacements, "displacements")
     if R.shape[1] < 2:
         raise InvalidParameterError(f"displacements must have at least two attributes (columns) for I_k, "
                                     f"got {R.shape[1]}")
@@ -489,7 +488,7 @@ def overall_risk_curve(displacements: ArrayLike, alphas: ArrayLike, beta: float,
     >>> overall_risk_curve(R, [1], 1).values.round(4).tolist()
     [1.0667]
     """
-    R = _matrix(displacements, "displacements")
+    R = check_matrix(displacements, "displacements")
     curves = np.array([risk_curve(R[:, j], alphas, zero=zero, normalize=normalize).values
                        for j in range(R.shape[1])])
     grid = _exponents(alphas, "alphas")
@@ -512,7 +511,7 @@ def overall_loss_curve(displacements: ArrayLike, thetas: ArrayLike, pi: float, *
     >>> overall_loss_curve(R, [1], 1).values.round(4).tolist()
     [1.8667]
     """
-    R = _matrix(displacements, "displacements")
+    R = check_matrix(displacements, "displacements")
     if R.shape[1] < 2:
         raise InvalidParameterError(f"displacements must have at least two attributes for I(theta, pi), "
                                     f"got {R.shape[1]}")
