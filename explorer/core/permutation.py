@@ -18,8 +18,10 @@ its own module, and every public name stays importable from here:
   and the (d, v, f) form;
 * :mod:`explorer.core.intruder`: the maximum-knowledge intruder's record
   linkage and its verification against random records (Section 5);
-* here: Ruiz's T_j and rank displacements, and :func:`permutation_analysis`,
-  everything at once (the tab and the notebook).
+* :mod:`explorer.core.displacement`: Ruiz's T_j and rank displacements
+  (``permutation_extent`` and ``rank_displacement``, re-exported here);
+* here: :func:`permutation_analysis`, everything at once (the tab and the
+  notebook).
 
 Conventions and errata are those of the documentation's page "Conventions and
 errata followed" (``docs/conventions.md``).  Record numbers in results are
