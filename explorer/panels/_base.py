@@ -13,6 +13,7 @@ import functools
 import html
 import logging
 import threading
+import weakref
 from typing import Any, Callable
 
 import ipywidgets as widgets
@@ -149,6 +150,24 @@ class BackgroundTask:
         self.lock = threading.RLock()
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        BackgroundTask._instances.add(self)
+
+    #: every task made in this kernel (weakly: a closed panel's task goes with it)
+    _instances: "weakref.WeakSet[BackgroundTask]" = weakref.WeakSet()
+
+    @classmethod
+    def cancel_all(cls, timeout: float | None = 5.0) -> int:
+        """Cancel every running task in this kernel (e.g. on kernel shutdown); return how many were running.
+
+        Each running task's Cancel is pressed, then each is waited for up to ``timeout``
+        seconds (``None``: as long as it takes).
+        """
+        running = [task for task in list(cls._instances) if task.running]
+        for task in running:
+            task.cancel()
+        for task in running:
+            task.wait(timeout)
+        return len(running)
 
     @property
     def running(self) -> bool:

@@ -80,3 +80,28 @@ def test_csv_download_link_carries_the_text():
     link = csv_download_link("a,b\n1,2\n", "t.csv", "get it")
     payload = link.split("base64,")[1].split("'")[0]
     assert base64.b64decode(payload).decode() == "a,b\n1,2\n" and ">get it</a>" in link
+
+
+def test_cancel_all_cancels_every_running_task():
+    import threading
+
+    from explorer.panels._base import BackgroundTask, StatusLine
+
+    started = [threading.Event(), threading.Event()]
+    tasks = [BackgroundTask(StatusLine()) for _ in started]
+
+    def compute_for(event):
+        def compute(progress):
+            event.set()
+            while progress(0.5):
+                threading.Event().wait(0.005)
+            return "partial"
+        return compute
+
+    for task, event in zip(tasks, started):
+        task.start(compute_for(event), lambda result: None)
+        assert event.wait(5)
+    assert all(task.running for task in tasks)
+    assert BackgroundTask.cancel_all() >= 2
+    assert not any(task.running for task in tasks)
+    assert BackgroundTask.cancel_all() == 0
