@@ -48,7 +48,7 @@ def test_configuration_round_trips_through_json():
 def test_export_button_fills_the_text_and_a_download_link():
     app = build_app()
     app.export_button.click()
-    assert json.loads(app.config_text.value)["data"]["dataset"] == "UCI Adult"
+    assert json.loads(app.config_text.value)["dataset"] == "UCI Adult"
     assert "data:application/json;base64," in app.download_link.value
 
 

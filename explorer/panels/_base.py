@@ -17,31 +17,16 @@ import weakref
 from typing import Any, Callable
 
 import ipywidgets as widgets
-import pandas as pd
 import traitlets
 from matplotlib.figure import Figure
 
-from explorer.errors import CancelledError, ExplorerError
+from explorer.errors import CancelledError, ExplorerError, InvalidParameterError
+from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, shorten
 
-__all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link"]
+__all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link",
+           "guard_widgets", "epsilon_slider", "StaleMark", "CLIENT_KEYS"]
 
 log = logging.getLogger("explorer.panels")
-
-
-class AppState(traitlets.HasTraits):
-    """The app's shared state: the data set every panel reads and the shared epsilon.
-
-    ``dataset`` is a pandas DataFrame whose ``attrs["dataset"]`` is a
-    :class:`~explorer.core.datasets.DatasetInfo` (column roles, source).
-    ``quasi_identifiers`` and ``sensitive`` are the columns the user chose in the
-    Data tab.
-    """
-
-    dataset = traitlets.Instance(pd.DataFrame, allow_none=True)
-    dataset_name = traitlets.Unicode("")
-    epsilon = traitlets.Float(1.0)
-    quasi_identifiers = traitlets.List(traitlets.Unicode())
-    sensitive = traitlets.List(traitlets.Unicode())
 
 
 def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = False) -> tuple[Figure, Any]:
@@ -225,3 +210,135 @@ class BackgroundTask:
 
         self._thread = threading.Thread(target=run, name=self.name, daemon=True)
         self._thread.start()
+
+
+# ---------------------------------------------------------------------- the browser boundary
+
+#: The only widget attributes a browser may set: what a user changes by using the control.  A message that
+#: sets anything else (min, max, options, disabled, ...) is refused; so is any change to a disabled control.
+CLIENT_KEYS = frozenset({"value", "index", "selected_index"})
+
+
+def _guarded_set_state(widget: widgets.Widget, original: Callable, status: "StatusLine", sync_data: dict) -> None:
+    try:
+        if not isinstance(sync_data, dict):
+            raise InvalidParameterError(f"a widget message must be an object, got {shorten(sync_data)}")
+        refused = sorted(k for k in sync_data if k not in CLIENT_KEYS)
+        if refused:
+            raise InvalidParameterError(f"the browser may not set {shorten(', '.join(map(str, refused)))} of a "
+                                        f"control; the change was refused")
+        if getattr(widget, "disabled", False):
+            label = getattr(widget, "description", "") or type(widget).__name__
+            raise InvalidParameterError(f"the control {shorten(label)} is disabled; the change was refused")
+        original(sync_data)
+    except ExplorerError as error:
+        status.error(str(error))
+        _resync(widget)
+    except traitlets.TraitError as error:         # e.g. an out-of-range Dropdown index: words, no traceback
+        label = getattr(widget, "description", "") or type(widget).__name__
+        status.error(f"the value sent for {shorten(label)} was refused ({shorten(str(error), 120)}); "
+                     "the last valid view is kept")
+        _resync(widget)
+    except Exception as error:  # a bug: say so in words, log the traceback kernel-side only
+        log.exception("widget set_state failed")
+        status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
+        _resync(widget)
+
+
+def _resync(widget: widgets.Widget) -> None:
+    """Send the kernel's value back so the browser shows what the kernel holds."""
+    try:
+        widget.send_state([k for k in CLIENT_KEYS if widget.has_trait(k)])
+    except Exception:  # the comm may be closed (tests, shut kernels)
+        pass
+
+
+def guard_widgets(root: widgets.Widget, status: "StatusLine") -> int:
+    """Guard the ``set_state`` of ``root`` and every widget under it (``children``): return how many.
+
+    ``set_state`` is the path a websocket message takes into the kernel.  Guarded,
+    it accepts only :data:`CLIENT_KEYS`, refuses changes to disabled controls, and
+    turns any error (a TraitError for an out-of-range Dropdown index, an explorer
+    error from a handler) into words on ``status``; nothing raises to the client.
+    Guarding twice is harmless.
+    """
+    seen: set[int] = set()
+    stack = [root]
+    count = 0
+    while stack:
+        widget = stack.pop()
+        if id(widget) in seen or not isinstance(widget, widgets.Widget):
+            continue
+        seen.add(id(widget))
+        if not getattr(widget, "_explorer_guarded", False) and isinstance(widget, widgets.DOMWidget) \
+                and type(widget).__module__.startswith("ipywidgets"):
+            widget.set_state = functools.partial(_guarded_set_state, widget, widget.set_state, status)
+            widget._explorer_guarded = True
+            count += 1
+        stack.extend(getattr(widget, "children", ()) or ())
+    return count
+
+
+def epsilon_slider(state: AppState, status: "StatusLine", *, description: str = "ε",
+                   layout: widgets.Layout | None = None, style: dict | None = None) -> widgets.FloatSlider:
+    """A slider that is a view of ``state.epsilon`` (the same range in every tab).
+
+    The slider writes through the state's check; a refused value shows its words on
+    ``status`` and the slider goes back to the state's value.
+    """
+    slider = widgets.FloatSlider(value=state.epsilon, min=EPSILON_MIN, max=EPSILON_MAX, step=EPSILON_STEP,
+                                 description=description, continuous_update=False, readout_format=".2f",
+                                 **({"layout": layout} if layout is not None else {}),
+                                 **({"style": style} if style is not None else {}))
+
+    def to_state(change: Any) -> None:
+        if change["new"] == state.epsilon:
+            return
+        try:
+            state.epsilon = change["new"]
+        except ExplorerError as error:
+            status.error(str(error))
+            slider.value = state.epsilon
+
+    def from_state(change: Any) -> None:
+        if slider.value != state.epsilon:
+            slider.value = state.epsilon
+
+    slider.observe(to_state, names="value")
+    state.observe(from_state, names="epsilon")
+    slider._explorer_unlink = lambda: state.unobserve(from_state, names="epsilon")
+    return slider
+
+
+class StaleMark:
+    """The one "out of date" rule of every tab: a view whose inputs changed is greyed and labelled until redrawn.
+
+    ``mark(views, reason)`` greys the widgets ``views`` and shows "out of date: press Compute"
+    (with ``reason``); ``clear()`` undoes it when the view is recomputed.  ``.widget`` is the label.
+    """
+
+    CSS = ("<style>.explorer-stale{opacity:0.35;filter:grayscale(1)}"
+           ".explorer-stale-label{color:#8a4b00;font-weight:bold}</style>")
+
+    def __init__(self) -> None:
+        self.widget = widgets.HTML("")
+        self.widget.add_class("explorer-stale-note")
+        self.stale = False
+        self._views: list[widgets.DOMWidget] = []
+
+    def mark(self, views: list, reason: str = "") -> None:
+        self.clear()
+        self.stale = True
+        self._views = list(views)
+        for view in self._views:
+            view.add_class("explorer-stale")
+        extra = f" ({escape(reason)})" if reason else ""
+        self.widget.value = (f"{self.CSS}<span class='explorer-stale-label'>out of date: press Compute</span>"
+                             f"<small>{extra}</small>")
+
+    def clear(self) -> None:
+        for view in self._views:
+            view.remove_class("explorer-stale")
+        self._views = []
+        self.stale = False
+        self.widget.value = ""
