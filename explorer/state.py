@@ -115,6 +115,15 @@ def _as_role(frame: pd.DataFrame, column: str, role: str) -> pd.Series:
     return pd.Series(pd.Categorical(series, ordered=ordered), index=series.index, name=series.name)
 
 
+class _Epsilon(traitlets.TraitType):
+    """A trait holding the shared epsilon: every value goes through :func:`check_shared_epsilon`."""
+
+    info_text = f"a finite number in [{EPSILON_MIN:g}, {EPSILON_MAX:g}]"
+
+    def validate(self, obj: Any, value: Any) -> float:
+        return check_shared_epsilon(value)
+
+
 class AppState(traitlets.HasTraits):
     """The explorer's shared, validated state.
 
@@ -149,7 +158,7 @@ class AppState(traitlets.HasTraits):
     dataset = traitlets.Instance(pd.DataFrame, allow_none=True)
     dataset_name = traitlets.Unicode("")
     info = traitlets.Instance(DatasetInfo, allow_none=True)
-    epsilon = traitlets.Float(1.0)
+    epsilon = _Epsilon(1.0)
     quasi_identifiers = traitlets.List(traitlets.Unicode())
     sensitive = traitlets.List(traitlets.Unicode())
     tab_params = traitlets.Dict()
@@ -162,10 +171,6 @@ class AppState(traitlets.HasTraits):
             self.use_frame(frame, kwargs.get("dataset_name") or "data")
 
     # ------------------------------------------------------------------ validation
-    @traitlets.validate("epsilon")
-    def _valid_epsilon(self, proposal: Any) -> float:
-        return check_shared_epsilon(proposal["value"])
-
     @traitlets.validate("quasi_identifiers", "sensitive")
     def _valid_columns(self, proposal: Any) -> list[str]:
         name = proposal["trait"].name

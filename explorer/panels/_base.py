@@ -225,8 +225,8 @@ def _guarded_set_state(widget: widgets.Widget, original: Callable, status: "Stat
             raise InvalidParameterError(f"a widget message must be an object, got {shorten(sync_data)}")
         refused = sorted(k for k in sync_data if k not in CLIENT_KEYS)
         if refused:
-            raise InvalidParameterError(f"the browser may not set {shorten(', '.join(map(str, refused)))} of a "
-                                        f"control; the change was refused")
+            names = ", ".join(str(k)[:30] for k in refused[:4]) + (", ..." if len(refused) > 4 else "")
+            raise InvalidParameterError(f"the browser may not set {names} of a control; the change was refused")
         if getattr(widget, "disabled", False):
             label = getattr(widget, "description", "") or type(widget).__name__
             raise InvalidParameterError(f"the control {shorten(label)} is disabled; the change was refused")

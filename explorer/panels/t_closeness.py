@@ -3,8 +3,12 @@
 Wiring only: clusterings, profiles and the worst-case cluster come from
 :mod:`explorer.core.t_closeness`; the plots from :mod:`explorer.plotting.t_closeness`.
 Clusterings are cached by (data set, quasi-identifiers, method, k, ...) and
-computed automatically only when cheap; otherwise behind the "Cluster" button.
-Moving epsilon, the EMD bound or the selected cluster only updates the plots.
+computed automatically only when cheap; otherwise the views are greyed and
+marked "out of date: press Compute" until the "Cluster" button has run.  Moving
+epsilon, the EMD bound or the selected cluster only updates the plots.  The
+data set, its quasi-identifiers and sensitive attribute, and epsilon are the
+app's state (:class:`~explorer.state.AppState`): this tab shows them and writes
+the user's changes back.
 """
 
 from __future__ import annotations
@@ -30,10 +34,11 @@ from explorer.core.t_closeness import (
     t_close_microaggregation,
     worst_case_cluster,
 )
-from explorer.errors import DatasetError, InvalidParameterError
+from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
-                                   make_figure)
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link,
+                                   epsilon_slider, escape, guarded, make_figure)
+from explorer.state import shorten
 from explorer.plotting.t_closeness import (
     plot_cluster_deniability,
     plot_cluster_distribution,
@@ -53,6 +58,8 @@ DEFAULT_QIS = ("age", "education-num", "hours-per-week", "sex")
 DEFAULT_SENSITIVE = ("occupation", "race")
 #: measured: MDAV k = 50 on Adult (n^2 / 2k = 1.1e7) takes about 0.5 s on the development machine
 SECONDS_PER_COST = 5e-8
+#: "each value" or fixed-edge binnings with more bins than this are refused (their cost grows with the bins)
+MAX_BINS = 200
 DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "emd_ordered": "EMD (ordered)"}
 
 
@@ -74,6 +81,8 @@ class TClosenessPanel:
         self._order = np.zeros(0, dtype=int)
         self._busy = False
         self._epsilon_error = False
+        self._k_wanted = int(k)              # the k the user asked for; a small data set may lower it for a while
+        self.stale = StaleMark()
         self.task = BackgroundTask(self.status, description="clustering", name="t-closeness-clustering")
         self._lock = self.task.lock          # the background result and the kernel's redraws take turns
         self.background_cost = self.BACKGROUND_COST
@@ -94,10 +103,7 @@ class TClosenessPanel:
         self.cluster_button = widgets.Button(description="Cluster", icon="play", button_style="primary")
         self.distance = widgets.Dropdown(options=DISTANCE_OPTIONS, value="ratio", description="Distance",
                                          layout=box(width="320px"))
-        self.epsilon = widgets.FloatSlider(value=float(self.state.epsilon) if math.isfinite(self.state.epsilon)
-                                           and 0 <= self.state.epsilon <= 10 else 2.0,
-                                           min=0.0, max=10.0, step=0.05, description="ε",
-                                           continuous_update=False, readout_format=".2f")
+        self.epsilon = epsilon_slider(self.state, self.status)        # a view of the shared epsilon
         self.t_label = widgets.HTML()
         self.t_emd = widgets.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.01, description="t (EMD)",
                                          continuous_update=False, readout_format=".2f")
@@ -138,14 +144,13 @@ class TClosenessPanel:
                              (self.distribution_canvas, "distribution-plot"), (self.worst_canvas, "worst-plot")):
             canvas.add_class(f"explorer-tc-{name}")
 
-        # shared epsilon, both ways; a value the slider cannot show (NaN, < 0, > max) is reported, not applied
-        self.state.observe(self._on_state_epsilon, names="epsilon")
-        self.epsilon.observe(self._on_slider_epsilon, names="value")
         self.state.observe(self._on_dataset, names="dataset")
         self.state.observe(self._on_state_roles, names=["quasi_identifiers", "sensitive"])
-        for w in (self.quasi_identifiers, self.method, self.k):
+        for w in (self.method, self.k):
             w.observe(self._on_clustering_change, names="value")
-        for w in (self.sensitive, self.binning, self.bins, self.edges):
+        self.quasi_identifiers.observe(self._on_roles_here, names="value")
+        self.sensitive.observe(self._on_roles_here, names="value")
+        for w in (self.binning, self.bins, self.edges):
             w.observe(self._on_sensitive_change, names="value")
         self.distance.observe(self._on_distance_change, names="value")
         self.epsilon.observe(self._on_bound_change, names="value")
@@ -170,7 +175,7 @@ class TClosenessPanel:
         bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
-            intro, controls, bound_row, self.status.widget, self.summary,
+            intro, controls, bound_row, self.status.widget, self.stale.widget, self.summary,
             widgets.HBox([self.ratio_canvas, self.deniability_canvas], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.selected, self.worst_value], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.distribution_canvas, self.worst_canvas], layout=box(flex_flow="row wrap")),
@@ -212,8 +217,19 @@ class TClosenessPanel:
             sensitive = [qis.pop()]
         n_records = len(frame)
         lowered = ""
-        if self.k.value > n_records:
-            lowered = f"k lowered from {self.k.value} to {max(1, n_records // 4)} for {n_records} records. "
+        k = self._k_wanted
+        if k > n_records:
+            k = max(1, n_records // 4)
+            lowered = (f"k lowered from {self._k_wanted} to {k} for {n_records} records (k = {self._k_wanted} "
+                       "comes back with a larger data set). ")
+        self._busy = True
+        try:
+            self.state.set_marks(qis, sensitive[:1] + [c for c in self.state.sensitive if c not in sensitive[:1]
+                                                       and c not in qis])
+        except ExplorerError:
+            pass                                         # the state keeps its marks; the tab shows its defaults
+        finally:
+            self._busy = False
         self._busy = True
         try:
             self.quasi_identifiers.options = columns
@@ -221,8 +237,7 @@ class TClosenessPanel:
             self.sensitive.options = columns
             if sensitive:
                 self.sensitive.value = sensitive[0]
-            if lowered:
-                self.k.value = max(1, n_records // 4)
+            self.k.value = k
         finally:
             self._busy = False
         self.clustering, self.profile = None, None
@@ -233,6 +248,25 @@ class TClosenessPanel:
 
     @guarded
     def _on_state_roles(self, change: Any = None) -> None:
+        if self._busy:
+            return
+        columns = set(self.quasi_identifiers.options)
+        qis = tuple(c for c in self.state.quasi_identifiers if c in columns)
+        sensitive = [c for c in self.state.sensitive if c in columns]
+        if (not qis or qis == tuple(self.quasi_identifiers.value)) and \
+                (not sensitive or sensitive[0] == self.sensitive.value):
+            return
+        self._busy = True
+        try:
+            if qis:
+                self.quasi_identifiers.value = qis
+            if sensitive:
+                self.sensitive.value = sensitive[0]
+        finally:
+            self._busy = False
+        self._cluster(force=False)
+
+    def _show_state_roles(self) -> None:
         columns = set(self.quasi_identifiers.options)
         qis = tuple(c for c in self.state.quasi_identifiers if c in columns)
         sensitive = [c for c in self.state.sensitive if c in columns]
@@ -244,29 +278,39 @@ class TClosenessPanel:
                 self.sensitive.value = sensitive[0]
         finally:
             self._busy = False
+
+    @guarded
+    def _on_roles_here(self, change: Any = None) -> None:
+        """The tab's quasi-identifiers or sensitive attribute changed: write them into the state, then follow."""
+        if self._busy:
+            return
+        qis = list(self.quasi_identifiers.value)
+        others = [c for c in self.state.sensitive if c != self.sensitive.value and c not in qis]
+        try:
+            self.state.set_marks(qis, [self.sensitive.value, *others])
+        except ExplorerError:
+            self._show_state_roles()                # show the state's marks again; the views stay
+            raise
         self._cluster(force=False)
 
     # ------------------------------------------------------------------ callbacks
     @guarded
     def _on_clustering_change(self, change: Any = None) -> None:
-        if not self._busy:
-            self._cluster(force=False)
+        if self._busy:
+            return
+        if change is not None and change.get("owner") is self.k:
+            self._k_wanted = int(self.k.value)
+        self._cluster(force=False)
 
     @guarded
     def _on_sensitive_change(self, change: Any = None) -> None:
         if self._busy:
             return
-        if self.method.value == "t_close":
-            self._cluster(force=False)
-        else:
-            self._refresh_profile()
+        self._cluster(force=False)
 
     @guarded
     def _on_distance_change(self, change: Any = None) -> None:
-        if self.method.value == "t_close":
-            self._cluster(force=False)
-        else:
-            self._refresh_profile()
+        self._cluster(force=False)
 
     @guarded
     def _on_bound_change(self, change: Any = None) -> None:
@@ -282,30 +326,12 @@ class TClosenessPanel:
             self._redraw()
             self._clear_error()
 
-    @guarded
-    def _on_state_epsilon(self, change: Any = None) -> None:
-        value = self.state.epsilon
-        if not (isinstance(value, (int, float)) and math.isfinite(value)
-                and self.epsilon.min <= value <= self.epsilon.max):
-            self._epsilon_error = True
-            raise InvalidParameterError(f"epsilon must be a number in [{self.epsilon.min:g}, {self.epsilon.max:g}] "
-                                        f"for the t-closeness tab, got {value!r}; it keeps ε = "
-                                        f"{self.epsilon.value:g}")
-        if self.epsilon.value != value:
-            self.epsilon.value = value
-        self._clear_error()
-
     def _clear_error(self) -> None:
-        """Replace an error about epsilon or the bound once a valid value arrives (other errors stay)."""
+        """Replace an error about the bound once a valid value arrives (other errors stay)."""
         if self.status.is_error and self._epsilon_error:
             self._epsilon_error = False
             t = closeness_for_epsilon(self.epsilon.value)
             self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {t:.4g}.")
-
-    @guarded
-    def _on_slider_epsilon(self, change: Any = None) -> None:
-        if self.state.epsilon != self.epsilon.value:
-            self.state.epsilon = float(self.epsilon.value)
 
     @guarded
     def _on_selected(self, change: Any = None) -> None:
@@ -349,6 +375,8 @@ class TClosenessPanel:
         if self.binning.value != "edges":
             return None
         text = str(self.edges.value).replace(";", ",").strip()
+        if len(text) > 20_000:
+            raise InvalidParameterError(f"edges must be at most 20,000 characters, got {len(text):,}")
         if not text:
             raise InvalidParameterError("edges must list at least two numbers for the fixed-edges binning, "
                                         "e.g. 0, 30, 60, 100; got nothing")
@@ -376,11 +404,13 @@ class TClosenessPanel:
             if self.running:
                 self.status.info("A clustering is running: wait for it or press Cancel.")
                 return
+            self._check_bins()
             cost = self._cost()
             if not force and cost > self.AUTO_COST:
+                self.stale.mark(self._views(), f"{self._describe()}; the views show the last clustering")
                 self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Cluster to run "
                                  f"the clustering (roughly {cost * SECONDS_PER_COST:.0f} s here; it can be "
-                                 f"cancelled). The plots show the last clustering.")
+                                 f"cancelled).")
                 return
             compute = self._clustering_job(qis)
             if cost > self.background_cost:
@@ -390,7 +420,42 @@ class TClosenessPanel:
             self._store(key, clustering)
         with self._lock:
             self.clustering = clustering
+            self._caption = self._describe(epsilon=False)
             self._refresh_profile()
+
+    def _views(self) -> list:
+        return [self.ratio_canvas, self.deniability_canvas, self.distribution_canvas, self.worst_canvas,
+                self.table, self.summary]
+
+    def _describe(self, *, epsilon: bool = True) -> str:
+        """The inputs of the views, in words: attribute, quasi-identifiers, method, k, epsilon."""
+        method = dict((v, label) for label, v in METHODS).get(self.method.value, self.method.value)
+        method = method.split(" (")[0]
+        k = f", k = {self.k.value}" if self.method.value in ("mdav", "t_close") else ""
+        return (f"sensitive {self.sensitive.value} given {', '.join(self.quasi_identifiers.value)}; "
+                f"{method}{k}" + (f"; ε = {self.epsilon.value:g}" if epsilon else ""))
+
+    def _check_bins(self) -> None:
+        """Refuse binnings whose number of bins (and so their cost) is beyond :data:`MAX_BINS`."""
+        sensitive = self.sensitive.value
+        if sensitive not in self.frame.columns:
+            return
+        column = self.frame[sensitive]
+        numeric = pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype)
+        if not numeric:
+            if column.nunique() > MAX_BINS:
+                raise InvalidParameterError(f"the sensitive attribute {shorten(sensitive)} has "
+                                            f"{column.nunique():,} values; at most {MAX_BINS} are shown here")
+            return
+        if self.binning.value == "values" and column.nunique() > MAX_BINS:
+            raise InvalidParameterError(
+                f"binning 'each value' of {shorten(sensitive)} would make {column.nunique():,} bins; at most "
+                f"{MAX_BINS} are computed here: choose quantile bins or fixed edges")
+        if self.binning.value == "edges":
+            edges = self._edges() or []
+            if len(edges) - 1 > MAX_BINS:
+                raise InvalidParameterError(f"edges would make {len(edges) - 1:,} bins of {shorten(sensitive)}; "
+                                            f"at most {MAX_BINS} are computed here")
 
     def _clustering_job(self, qis: list[str]):
         """The clustering for the current controls, as a function of a progress callback."""
@@ -422,13 +487,19 @@ class TClosenessPanel:
 
     def _start_clustering(self, key: tuple, compute) -> None:
         """Run ``compute(progress)`` in the shared background task; its clustering is shown when it ends."""
+        caption = self._describe(epsilon=False)
 
         def done(clustering: Clustering) -> None:
             if key[0] != id(self.frame):         # the data set changed meanwhile: the result is moot
                 self.status.info("The data set changed during the clustering; its result was discarded.")
                 return
             self._store(key, clustering)
+            if key != self._key():               # the controls changed meanwhile: keep it for later, say so
+                self.stale.mark(self._views(), "the controls changed during the clustering")
+                self.status.info("The controls changed during the clustering: press Cluster for the new ones.")
+                return
             self.clustering = clustering
+            self._caption = caption
             self._refresh_profile()
 
         # a cancel raises CancelledError in the core's words ("clustering cancelled after ...")
@@ -443,6 +514,7 @@ class TClosenessPanel:
         if self.clustering is None:
             return
         self._check_roles()
+        self._check_bins()
         profile = closeness_profile(self.frame, self.clustering, self.sensitive.value, self.distance.value,
                                     binning=self._binning(), bins=self.bins.value, edges=self._edges())
         self.profile = profile
@@ -464,6 +536,7 @@ class TClosenessPanel:
         self.table.value = self._table_html()
         self.download.value = ""
         self.csv_text = ""
+        self.stale.clear()
         self._redraw()
         notes = "; ".join(profile.notes)
         self.status.info(f"{self.clustering.method.replace('_', ' ')}: {profile.n_clusters:,} clusters over "
@@ -503,6 +576,9 @@ class TClosenessPanel:
         self.t_emd.layout.display = "none" if self.distance.value == "ratio" else None
         if profile is None:
             return
+        caption = f"{getattr(self, '_caption', '')}; ε = {self.epsilon.value:g}, {profile.distance} distance"
+        for figure in (self.ratio_figure, self.deniability_figure, self.distribution_figure, self.worst_figure):
+            figure.suptitle(caption, fontsize=8, color="#333")
         n_bad = self.ratio_artists.update(profile.distances, t, selected=self.selected.value,
                                           ylabel=DISTANCE_LABELS[profile.distance])
         self.deniability_artists.update(profile.entropies, profile.data_entropy, len(profile.categories))
@@ -560,11 +636,10 @@ class TClosenessPanel:
 
     # ------------------------------------------------------------------ configuration
     def config(self) -> dict[str, Any]:
-        """The panel's controls as a JSON-serialisable dict (epsilon lives in the shared state)."""
-        return {"quasi_identifiers": list(self.quasi_identifiers.value), "sensitive": self.sensitive.value,
-                "binning": self.binning.value, "bins": int(self.bins.value), "edges": self.edges.value,
+        """The tab's own controls as a JSON-serialisable dict (epsilon and the column marks are the state's)."""
+        return {"binning": self.binning.value, "bins": int(self.bins.value), "edges": self.edges.value,
                 "method": self.method.value,
-                "k": int(self.k.value), "distance": self.distance.value, "t_emd": float(self.t_emd.value),
+                "k": int(self._k_wanted), "distance": self.distance.value, "t_emd": float(self.t_emd.value),
                 "selected": int(self.selected.value),
                 "worst_value": int(self.worst_value.value)}
 
@@ -582,12 +657,8 @@ class TClosenessPanel:
                         getattr(self, name).value = config[name]
                     except (traitlets.TraitError, ValueError, TypeError):
                         problems.append(name)
-            if "quasi_identifiers" in config:
-                qis = tuple(c for c in config["quasi_identifiers"] if c in self.quasi_identifiers.options)
-                if qis:
-                    self.quasi_identifiers.value = qis
-            if config.get("sensitive") in self.sensitive.options:
-                self.sensitive.value = config["sensitive"]
+            if "k" in config and "k" not in problems:
+                self._k_wanted = int(self.k.value)
         finally:
             self._busy = False
         self._cluster(force=False)
