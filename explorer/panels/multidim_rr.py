@@ -155,7 +155,7 @@ class MultiDimRRPanel:
         self.cancel_button.on_click(self._on_cancel)         # besides the task's own handler: say it in words
 
         intro = widgets.HTML(
-            "<b>Multi-dimensional randomized response</b> (paper 003). Randomizing each attribute separately "
+            "<b>Multi-dimensional randomized response</b> (Domingo-Ferrer and Soria-Comas (2022)). Randomizing each attribute separately "
             "(RR-Independent) loses the relations between attributes; randomizing all of them jointly (RR-Joint) "
             "needs n ≫ the number of combinations. <b>RR-Clusters</b> randomizes jointly within clusters of "
             "dependent attributes (Algorithm 1: at most T_v combinations, dependence ≥ T_d) and "
@@ -169,7 +169,7 @@ class MultiDimRRPanel:
         progress_row = widgets.HBox([self.progress_label, self.export], layout=widgets.Layout(align_items="center"))
         plots = widgets.HBox([self.dep_canvas, self.curve_canvas], layout=widgets.Layout(flex_flow="row wrap"))
         example = widgets.VBox([
-            widgets.HTML("<b>Example 1 of 003: RR-Adjustment's convergence.</b> Ten randomized records "
+            widgets.HTML("<b>Example 1 of Domingo-Ferrer and Soria-Comas (2022): RR-Adjustment's convergence.</b> Ten randomized records "
                          "(a1,a1)×4, (a2,a1)×2, (a2,a2)×4 are raked to the marginals (1/2, 1/2), (1/2, 1/2): "
                          "the weights tend to 1/8, 0, 1/8, slowly."),
             self.sweeps, self.example_canvas, self.example_info])

@@ -64,7 +64,7 @@ DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "e
 
 
 class TClosenessPanel:
-    """t-closeness and differential privacy on real data (000 Section IV)."""
+    """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV)."""
 
     #: clusterings whose estimated cost n^2 / (2k) is below this run without pressing "Cluster"
     AUTO_COST = 2.2e7
@@ -161,7 +161,7 @@ class TClosenessPanel:
         self.export_button.on_click(self._on_export)
 
         intro = widgets.HTML(
-            "<b>t-closeness and differential privacy</b> (paper 000, Section IV). Records are grouped into "
+            "<b>t-closeness and differential privacy</b> (Domingo-Ferrer and Soria-Comas (2018), Section IV). Records are grouped into "
             "clusters; an intruder who learns a person's cluster sees the cluster's distribution of the "
             "sensitive attribute. The data set is <i>t</i>-close when every cluster is within <i>t</i> of the "
             "whole data set; with the ratio distance of Eq. (7), exp(ε/2)-closeness gives ε-differential "
