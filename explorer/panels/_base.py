@@ -314,7 +314,7 @@ class StaleMark:
     """The one "out of date" rule of every tab: a view whose inputs changed is greyed and labelled until redrawn.
 
     ``mark(views, reason)`` greys the widgets ``views`` and shows "out of date: press Compute"
-    (with ``reason``); ``clear()`` undoes it when the view is recomputed.  ``.widget`` is the label.
+    (or the name of the tab's button, ``button=``; with ``reason``); ``clear()`` undoes it when the view is recomputed.  ``.widget`` is the label.
     """
 
     CSS = ("<style>.explorer-stale{opacity:0.35;filter:grayscale(1)}"
@@ -326,14 +326,14 @@ class StaleMark:
         self.stale = False
         self._views: list[widgets.DOMWidget] = []
 
-    def mark(self, views: list, reason: str = "") -> None:
+    def mark(self, views: list, reason: str = "", *, button: str = "Compute") -> None:
         self.clear()
         self.stale = True
         self._views = list(views)
         for view in self._views:
             view.add_class("explorer-stale")
         extra = f" ({escape(reason)})" if reason else ""
-        self.widget.value = (f"{self.CSS}<span class='explorer-stale-label'>out of date: press Compute</span>"
+        self.widget.value = (f"{self.CSS}<span class='explorer-stale-label'>out of date: press {escape(button)}</span>"
                              f"<small>{extra}</small>")
 
     def clear(self) -> None:
