@@ -195,8 +195,13 @@ class ExplorerApp:
         """
         self.state.load_config(config)
         for title, panel in list(self.panels.items()):
-            if title != "Data" and title in self.state.tab_params and hasattr(panel, "apply_config"):
-                self._apply_tab(title, panel, self.state.tab_params[title])
+            if title == "Data" or title not in self.state.tab_params or not hasattr(panel, "apply_config"):
+                continue
+            params = self.state.tab_params[title]
+            current = {k: v for k, v in panel.config().items() if k != "epsilon"} if hasattr(panel, "config") \
+                else None
+            if current != params:                   # a tab already showing these parameters is left alone
+                self._apply_tab(title, panel, params)
         self.sync_tabs()
 
     @guarded

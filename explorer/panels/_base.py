@@ -24,7 +24,7 @@ from explorer.errors import CancelledError, ExplorerError, InvalidParameterError
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, shorten
 
 __all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link",
-           "guard_widgets", "epsilon_slider", "StaleMark", "CLIENT_KEYS"]
+           "guard_widgets", "epsilon_slider", "StaleMark", "CLIENT_KEYS", "close_tree"]
 
 log = logging.getLogger("explorer.panels")
 
@@ -210,6 +210,21 @@ class BackgroundTask:
 
         self._thread = threading.Thread(target=run, name=self.name, daemon=True)
         self._thread.start()
+
+
+def close_tree(widget: widgets.Widget) -> None:
+    """Close ``widget``, everything under it (``children``) and their Layout and Style models (no leaks)."""
+    stack = [widget]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, widgets.Widget):
+            continue
+        stack.extend(getattr(item, "children", ()) or ())
+        for part in ("layout", "style"):
+            model = getattr(item, part, None) if item.has_trait(part) else None
+            if isinstance(model, widgets.Widget):
+                model.close()
+        item.close()
 
 
 # ---------------------------------------------------------------------- the browser boundary

@@ -15,7 +15,7 @@ import pandas as pd
 
 from explorer.core import datasets
 from explorer.errors import DatasetError
-from explorer.panels._base import AppState, StatusLine, escape, guarded
+from explorer.panels._base import AppState, StatusLine, close_tree, escape, guarded
 from explorer.state import ROLES, shorten
 
 __all__ = ["DataPanel"]
@@ -170,11 +170,10 @@ class DataPanel:
 
     def _close_columns(self) -> None:
         """Close the widgets of the previous column grid (no leaks over data-set switches)."""
-        for child in self.columns_box.children:
-            for cell in getattr(child, "children", ()):
-                cell.close()
-            child.close()
+        old = self.columns_box.children
         self.columns_box.children = ()
+        for child in old:
+            close_tree(child)
 
     def _build_columns(self, frame: pd.DataFrame) -> None:
         self._close_columns()

@@ -224,14 +224,6 @@ class TClosenessPanel:
                        "comes back with a larger data set). ")
         self._busy = True
         try:
-            self.state.set_marks(qis, sensitive[:1] + [c for c in self.state.sensitive if c not in sensitive[:1]
-                                                       and c not in qis])
-        except ExplorerError:
-            pass                                         # the state keeps its marks; the tab shows its defaults
-        finally:
-            self._busy = False
-        self._busy = True
-        try:
             self.quasi_identifiers.options = columns
             self.quasi_identifiers.value = tuple(qis)
             self.sensitive.options = columns
