@@ -204,17 +204,7 @@ class TClosenessPanel:
     def _on_dataset(self, change: Any = None) -> None:
         frame = self.frame
         columns = [str(c) for c in frame.columns]
-        info = dataset_info(frame)
-        qis = [c for c in self.state.quasi_identifiers if c in columns]
-        if not qis:
-            qis = [c for c in DEFAULT_QIS if c in columns] or list(info.numeric[:3]) or columns[:1]
-        sensitive = [c for c in self.state.sensitive if c in columns and c not in qis]
-        if not sensitive:
-            sensitive = [c for c in DEFAULT_SENSITIVE if c in columns and c not in qis]
-        if not sensitive:
-            sensitive = [c for c in list(info.categorical) + list(info.ordinal) + columns if c not in qis][:1]
-        if not sensitive and len(qis) > 1:           # every column is a QI: the last one becomes sensitive
-            sensitive = [qis.pop()]
+        qis, sensitive = self._roles(columns)
         n_records = len(frame)
         lowered = ""
         k = self._k_wanted
@@ -238,20 +228,35 @@ class TClosenessPanel:
         if lowered and not self.status.is_error:
             self.status.info(lowered + self.status.message)
 
+    def _roles(self, columns: list[str]) -> tuple[list[str], list[str]]:
+        """Quasi-identifiers and sensitive attribute: the state's marks first, then this tab's defaults."""
+        info = dataset_info(self.frame)
+        marked_sensitive = [c for c in self.state.sensitive if c in columns]
+        qis = [c for c in self.state.quasi_identifiers if c in columns]
+        if not qis:
+            qis = [c for c in DEFAULT_QIS if c in columns and c not in marked_sensitive] or \
+                [c for c in info.numeric if c not in marked_sensitive][:3] or \
+                [c for c in columns if c not in marked_sensitive][:1]
+        sensitive = [c for c in marked_sensitive if c not in qis]
+        if not sensitive:
+            sensitive = [c for c in DEFAULT_SENSITIVE if c in columns and c not in qis]
+        if not sensitive:
+            sensitive = [c for c in list(info.categorical) + list(info.ordinal) + columns if c not in qis][:1]
+        if not sensitive and len(qis) > 1:           # every column is a QI: the last one becomes sensitive
+            sensitive = [qis.pop()]
+        return qis, sensitive
+
     @guarded
     def _on_state_roles(self, change: Any = None) -> None:
-        if self._busy:
-            return
-        columns = set(self.quasi_identifiers.options)
-        qis = tuple(c for c in self.state.quasi_identifiers if c in columns)
-        sensitive = [c for c in self.state.sensitive if c in columns]
-        if (not qis or qis == tuple(self.quasi_identifiers.value)) and \
-                (not sensitive or sensitive[0] == self.sensitive.value):
+        columns = [str(c) for c in self.frame.columns]
+        if self._busy or list(self.quasi_identifiers.options) != columns:
+            return                                   # a new data set is on its way: _on_dataset follows it
+        qis, sensitive = self._roles(columns)
+        if tuple(qis) == tuple(self.quasi_identifiers.value) and (not sensitive or sensitive[0] == self.sensitive.value):
             return
         self._busy = True
         try:
-            if qis:
-                self.quasi_identifiers.value = qis
+            self.quasi_identifiers.value = tuple(qis)
             if sensitive:
                 self.sensitive.value = sensitive[0]
         finally:
@@ -278,11 +283,15 @@ class TClosenessPanel:
             return
         qis = list(self.quasi_identifiers.value)
         others = [c for c in self.state.sensitive if c != self.sensitive.value and c not in qis]
+        self._busy = True                           # the state's observers need not come back here
         try:
             self.state.set_marks(qis, [self.sensitive.value, *others])
         except ExplorerError:
+            self._busy = False
             self._show_state_roles()                # show the state's marks again; the views stay
             raise
+        finally:
+            self._busy = False
         self._cluster(force=False)
 
     # ------------------------------------------------------------------ callbacks
