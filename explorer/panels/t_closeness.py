@@ -376,8 +376,8 @@ class TClosenessPanel:
         if self.binning.value != "edges":
             return None
         text = str(self.edges.value).replace(";", ",").strip()
-        if len(text) > 20_000:
-            raise InvalidParameterError(f"edges must be at most 20,000 characters, got {len(text):,}")
+        if len(text) > 200_000:
+            raise InvalidParameterError(f"edges must be at most 200,000 characters, got {len(text):,}")
         if not text:
             raise InvalidParameterError("edges must list at least two numbers for the fixed-edges binning, "
                                         "e.g. 0, 30, 60, 100; got nothing")
