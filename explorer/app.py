@@ -107,6 +107,9 @@ class ExplorerApp:
             widgets.HBox([self.export_button, self.load_button, self.download_link]), self.config_text])],
             titles=("Configuration",))
         config_box.selected_index = None
+        config_box.add_class("explorer-config")
+        self.config_text.add_class("explorer-config-text")
+        self.status.widget.add_class("explorer-app-status")
         title = widgets.HTML("<style>.explorer-app .lm-TabBar-tab{flex:0 0 auto !important;min-width:90px;"
                              "max-width:none !important}</style>"
                              "<h2 style='margin:4px 0'>Privacy explorer</h2>"

@@ -115,7 +115,8 @@ def test_marking_a_sensitive_attribute_in_the_data_tab_is_what_t_closeness_shows
     assert app.state.sensitive == ["income"] and tc.sensitive.value == "income"
     if not tc.stale.stale:
         assert tc.profile.categories == ("<=50K", ">50K")
-        assert "sensitive income given" in tc.ratio_figure._suptitle.get_text()
+        assert tc.ratio_figure._suptitle.get_text().startswith("S = income; MDAV, k = 50; ε = 1")
+        assert "sensitive income given" in tc.caption.value
     else:
         assert "out of date" in tc.stale.widget.value
 

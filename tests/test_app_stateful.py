@@ -158,8 +158,9 @@ class AppMachine(RuleBasedStateMachine):
             assert tc.sensitive.value == state.sensitive[0]
         if tc.profile is not None and not tc.stale.stale and not tc.status.is_error:
             assert tc._caption.startswith(f"sensitive {tc.sensitive.value} given")
-            assert tc.ratio_figure._suptitle.get_text().endswith(f"ε = {state.epsilon:g}, {tc.profile.distance} "
-                                                                 "distance")
+            assert tc.ratio_figure._suptitle.get_text() == f"S = {tc.sensitive.value}; " + \
+                tc._short.split("; ", 1)[1] + f"; ε = {state.epsilon:g}"
+            assert tc.caption.value.endswith(f"ε = {state.epsilon:g}, {tc.profile.distance} distance</small>")
 
     @invariant()
     def tabs_read_the_state_data_set(self):

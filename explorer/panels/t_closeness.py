@@ -83,6 +83,8 @@ class TClosenessPanel:
         self._epsilon_error = False
         self._k_wanted = int(k)              # the k the user asked for; a small data set may lower it for a while
         self.stale = StaleMark()
+        self.caption = widgets.HTML()            # what the figures and table show, in words (also in the figures)
+        self.caption.add_class("explorer-tc-caption")
         self.task = BackgroundTask(self.status, description="clustering", name="t-closeness-clustering")
         self._lock = self.task.lock          # the background result and the kernel's redraws take turns
         self.background_cost = self.BACKGROUND_COST
@@ -175,7 +177,7 @@ class TClosenessPanel:
         bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
-            intro, controls, bound_row, self.status.widget, self.stale.widget, self.summary,
+            intro, controls, bound_row, self.status.widget, self.stale.widget, self.caption, self.summary,
             widgets.HBox([self.ratio_canvas, self.deniability_canvas], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.selected, self.worst_value], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.distribution_canvas, self.worst_canvas], layout=box(flex_flow="row wrap")),
@@ -422,17 +424,22 @@ class TClosenessPanel:
         with self._lock:
             self.clustering = clustering
             self._caption = self._describe(epsilon=False)
+            self._short = self._describe(short=True)
             self._refresh_profile()
 
     def _views(self) -> list:
         return [self.ratio_canvas, self.deniability_canvas, self.distribution_canvas, self.worst_canvas,
                 self.table, self.summary]
 
-    def _describe(self, *, epsilon: bool = True) -> str:
+    def _describe(self, *, epsilon: bool = True, short: bool = False) -> str:
         """The inputs of the views, in words: attribute, quasi-identifiers, method, k, epsilon."""
         method = dict((v, label) for label, v in METHODS).get(self.method.value, self.method.value)
         method = method.split(" (")[0]
         k = f", k = {self.k.value}" if self.method.value in ("mdav", "t_close") else ""
+        if short:                                # for figure titles: attribute, method, k
+            name = {"mdav": "MDAV", "group_by": "grouped by QIs", "t_close": "t-close MDAV"}.get(
+                self.method.value, method)
+            return f"S = {self.sensitive.value}; {name}{k}"
         return (f"sensitive {self.sensitive.value} given {', '.join(self.quasi_identifiers.value)}; "
                 f"{method}{k}" + (f"; ε = {self.epsilon.value:g}" if epsilon else ""))
 
@@ -488,7 +495,7 @@ class TClosenessPanel:
 
     def _start_clustering(self, key: tuple, compute) -> None:
         """Run ``compute(progress)`` in the shared background task; its clustering is shown when it ends."""
-        caption = self._describe(epsilon=False)
+        caption, short = self._describe(epsilon=False), self._describe(short=True)
 
         def done(clustering: Clustering) -> None:
             if key[0] != id(self.frame):         # the data set changed meanwhile: the result is moot
@@ -500,7 +507,7 @@ class TClosenessPanel:
                 self.status.info("The controls changed during the clustering: press Cluster for the new ones.")
                 return
             self.clustering = clustering
-            self._caption = caption
+            self._caption, self._short = caption, short
             self._refresh_profile()
 
         # a cancel raises CancelledError in the core's words ("clustering cancelled after ...")
@@ -578,8 +585,10 @@ class TClosenessPanel:
         if profile is None:
             return
         caption = f"{getattr(self, '_caption', '')}; ε = {self.epsilon.value:g}, {profile.distance} distance"
+        short = f"{getattr(self, '_short', '')}; ε = {self.epsilon.value:g}"
         for figure in (self.ratio_figure, self.deniability_figure, self.distribution_figure, self.worst_figure):
-            figure.suptitle(caption, fontsize=8, color="#333")
+            figure.suptitle(short, fontsize=8, color="#333")
+        self.caption.value = f"<small>Shown: {escape(caption)}</small>"
         n_bad = self.ratio_artists.update(profile.distances, t, selected=self.selected.value,
                                           ylabel=DISTANCE_LABELS[profile.distance])
         self.deniability_artists.update(profile.entropies, profile.data_entropy, len(profile.categories))
