@@ -10,7 +10,7 @@ fill the plot as chunks complete; a cancelled experiment keeps its runs.
 The data are the app's data set (:class:`~explorer.state.AppState`) by default,
 or, as named choices, the paper's own data (UCI Adult, and Adult x 6 for its
 Table 2).  Epsilon is the shared one.  When the inputs of the experiment's plot
-change, the plot is marked "out of date: press Run" until it is run again.
+change, the plot is marked "out of date: press Compute" until it is run again.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class MultiDimRRPanel:
                                            layout=_layout("200px"))
         self.experiment = widgets.ToggleButtons(options=EXPERIMENT_OPTIONS, value="figure3",
                                                 style={"button_width": "170px"})
-        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play",
+        self.run_button = widgets.Button(description="Compute", button_style="primary", icon="play",
                                          layout=_layout("100px"))
         self.cancel_button = self.task.cancel_button        # the shared task's bar and Cancel, counting runs
         self.cancel_button.disabled = True
@@ -314,8 +314,7 @@ class MultiDimRRPanel:
         if self._run_inputs is None or self.running:
             return
         if self._run_inputs != self._inputs():
-            self.stale.mark([self.curve_canvas, self.grid], "the runs shown were made with other controls",
-                            button="Run")
+            self.stale.mark([self.curve_canvas, self.grid], "the runs shown were made with other controls")
         else:
             self.stale.clear()
 

@@ -4,7 +4,7 @@ Wiring only: clusterings, profiles and the worst-case cluster come from
 :mod:`explorer.core.t_closeness`; the plots from :mod:`explorer.plotting.t_closeness`.
 Clusterings are cached by (data set, quasi-identifiers, method, k, ...) and
 computed automatically only when cheap; otherwise the views are greyed and
-marked "out of date: press Compute" until the "Cluster" button has run.  Moving
+marked "out of date: press Compute" until Compute has run.  Moving
 epsilon, the EMD bound or the selected cluster only updates the plots.  The
 data set, its quasi-identifiers and sensitive attribute, and epsilon are the
 app's state (:class:`~explorer.state.AppState`): this tab shows them and writes
@@ -66,7 +66,7 @@ DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "e
 class TClosenessPanel:
     """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV)."""
 
-    #: clusterings whose estimated cost n^2 / (2k) is below this run without pressing "Cluster"
+    #: clusterings whose estimated cost n^2 / (2k) is below this run without pressing Compute
     AUTO_COST = 2.2e7
     #: clusterings costlier than this run in a background thread with a progress bar and Cancel
     BACKGROUND_COST = 2.2e7
@@ -102,7 +102,7 @@ class TClosenessPanel:
         self.method = widgets.Dropdown(options=METHODS, value="mdav", description="Clustering",
                                        layout=box(width="320px"))
         self.k = widgets.BoundedIntText(value=k, min=1, max=10_000_000, description="k", layout=box(width="180px"))
-        self.cluster_button = widgets.Button(description="Cluster", icon="play", button_style="primary")
+        self.cluster_button = widgets.Button(description="Compute", icon="play", button_style="primary")
         self.distance = widgets.Dropdown(options=DISTANCE_OPTIONS, value="ratio", description="Distance",
                                          layout=box(width="320px"))
         self.epsilon = epsilon_slider(self.state, self.status)        # a view of the shared epsilon
@@ -348,7 +348,7 @@ class TClosenessPanel:
     @guarded
     def _on_export(self, button: Any = None) -> None:
         if self.profile is None:
-            raise DatasetError("there is no clustering to export yet: press Cluster first")
+            raise DatasetError("there is no clustering to export yet: press Compute first")
         self.csv_text = csv_safe(cluster_table(self._profile_with_bound()))
         self.download.value = csv_download_link(
             self.csv_text, "t_closeness_clusters.csv",
@@ -411,7 +411,7 @@ class TClosenessPanel:
             cost = self._cost()
             if not force and cost > self.AUTO_COST:
                 self.stale.mark(self._views(), f"{self._describe()}; the views show the last clustering")
-                self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Cluster to run "
+                self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Compute to run "
                                  f"the clustering (roughly {cost * SECONDS_PER_COST:.0f} s here; it can be "
                                  f"cancelled).")
                 return
@@ -504,7 +504,7 @@ class TClosenessPanel:
             self._store(key, clustering)
             if key != self._key():               # the controls changed meanwhile: keep it for later, say so
                 self.stale.mark(self._views(), "the controls changed during the clustering")
-                self.status.info("The controls changed during the clustering: press Cluster for the new ones.")
+                self.status.info("The controls changed during the clustering: press Compute for the new ones.")
                 return
             self.clustering = clustering
             self._caption, self._short = caption, short

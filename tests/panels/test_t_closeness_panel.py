@@ -174,7 +174,7 @@ def test_adult_by_default_race_mdav_k50_big_k_behind_button():
     assert panel.profile.categories == ("Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White")
     assert "clusters violate" in panel.summary.value
     panel.k.value = 10                                          # too slow to run on every change
-    assert "press Cluster" in panel.status.message and panel.profile.n_clusters == 651
+    assert "press Compute" in panel.status.message and panel.profile.n_clusters == 651
 
 
 def test_shared_epsilon_out_of_range_is_refused_by_the_state_and_not_applied(panel):
@@ -245,7 +245,7 @@ def test_background_clustering_can_be_cancelled():
     panel.quasi_identifiers.value = ("x", "y")
     first = panel.clustering
     panel.k.value = 2                                           # n^2/(2k) = 2.25e8: waits for the button
-    assert "press Cluster" in panel.status.message and panel.clustering is first
+    assert "press Compute" in panel.status.message and panel.clustering is first
     panel.cluster_button.click()
     assert panel.running and panel.cluster_button.disabled and panel.progress.layout.display is None
     panel.cancel_button.click()
