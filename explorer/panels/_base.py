@@ -177,8 +177,13 @@ class BackgroundTask:
 
     def start(self, compute: Callable[[Callable[[float], bool]], Any], on_done: Callable[[Any], None], *,
               message: str = "Working... (Cancel stops it; the last view stays until then)",
-              disable: tuple = ()) -> None:
-        """Run ``compute(progress)`` in a thread and ``on_done(result)`` when it ends (unless cancelled)."""
+              disable: tuple = (), still_current: Callable[[], bool] | None = None) -> None:
+        """Run ``compute(progress)`` in a thread and ``on_done(result)`` when it ends (unless cancelled).
+
+        ``still_current()``, if given, is asked when the result arrives: False means the
+        panel's inputs changed meanwhile, and the result is dropped with a sentence instead
+        of being shown (a superseded result never reaches the screen).
+        """
         if self.running:
             self.cancel()
             self.wait()
@@ -193,7 +198,11 @@ class BackgroundTask:
             try:
                 result = compute(self.report)      # a compute that stops early with partial results returns them
                 with self.lock:
-                    on_done(result)
+                    if still_current is not None and not still_current():
+                        self.status.info("The inputs changed while this was computed: its result was discarded "
+                                         "(press Compute for the new ones).")
+                    else:
+                        on_done(result)
             except CancelledError as error:     # the compute's own words, e.g. "clustering cancelled after ..."
                 words = str(error).strip().rstrip(".")
                 words = words[:1].upper() + words[1:] if words else "Cancelled"

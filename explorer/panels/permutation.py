@@ -36,8 +36,8 @@ from explorer.core.permutation import (
 from explorer._validation import check_int
 from explorer.errors import CancelledError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
-                                   make_figure)
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link, escape,
+                                   guarded, make_figure)
 from explorer.plotting.permutation import (
     plot_distance_distributions,
     plot_rank_displacement,
@@ -113,6 +113,7 @@ class PermutationPanel:
         self._generation = 0                 # bumped by every recompute: a stale background result is dropped
         self._pending: Any = None            # the large analysis waiting for the Compute button
         self.task = BackgroundTask(self.status, description="analysis", name="explorer-permutation")
+        self.stale = StaleMark()
         self.task.progress.style.description_width = "initial"
         self.task.progress.layout.width = "420px"
 
@@ -206,7 +207,7 @@ class PermutationPanel:
         self.widget = widgets.VBox([
             intro, data_row, mask_row,
             widgets.HBox([self.compute_button, self.task.widget], layout=box(align_items="center")),
-            self.status.widget, self.summary,
+            self.status.widget, self.stale.widget, self.summary,
             self.attribute,
             widgets.HBox([self.values_canvas, self.displacement_canvas], layout=box(flex_flow="row wrap")),
             widgets.HTML("<b>The intruder</b> (Domingo-Ferrer and Muralidhar (2016), Section 5): links every original record to Z by Algorithm 2, "
@@ -430,6 +431,9 @@ class PermutationPanel:
         text = f"{n:,} records × {m} attribute(s) with {randoms:,} random records"
         self._pending = (job, token, text)
         self.compute_button.layout.display = None
+        if self.analysis is not None:
+            self.stale.mark(self._views(), f"the views show {self.analysis.X.shape[0]:,} records × "
+                                           f"{len(self.analysis.columns)} attribute(s)")
         self.status.info(f"Large input: {text}, about {seconds:.0f} s. Press Compute to run it in the "
                          "background (Cancel stops it); the current view stays until then.")
 
@@ -478,6 +482,7 @@ class PermutationPanel:
             chosen = list(analysis.columns)
             self.analysis = analysis
             self._pending = None
+            self.stale.clear()
             self.compute_button.layout.display = "none"
             self._loading = True
             try:
@@ -493,6 +498,10 @@ class PermutationPanel:
             notes = "; ".join(self._notes)
             self.status.info(f"{analysis.X.shape[0]:,} records, {len(chosen)} attribute(s)."
                              + (f" Note: {notes}." if notes else ""))
+
+    def _views(self) -> list:
+        return [self.values_canvas, self.displacement_canvas, self.distance_canvas, self.subject_canvas,
+                self.summary, self.linkage_summary, self.verdict, self.subject_text, self.table]
 
     @guarded
     def _on_compute(self, button: Any = None) -> None:

@@ -498,20 +498,13 @@ class TClosenessPanel:
         caption, short = self._describe(epsilon=False), self._describe(short=True)
 
         def done(clustering: Clustering) -> None:
-            if key[0] != id(self.frame):         # the data set changed meanwhile: the result is moot
-                self.status.info("The data set changed during the clustering; its result was discarded.")
-                return
             self._store(key, clustering)
-            if key != self._key():               # the controls changed meanwhile: keep it for later, say so
-                self.stale.mark(self._views(), "the controls changed during the clustering")
-                self.status.info("The controls changed during the clustering: press Compute for the new ones.")
-                return
             self.clustering = clustering
             self._caption, self._short = caption, short
             self._refresh_profile()
 
         # a cancel raises CancelledError in the core's words ("clustering cancelled after ...")
-        self.task.start(compute, done, disable=(self.cluster_button,),
+        self.task.start(compute, done, disable=(self.cluster_button,), still_current=lambda: key == self._key(),
                         message="Clustering... (press Cancel to stop; the plots show the last clustering until then)")
 
     def _refresh_profile(self) -> None:

@@ -236,6 +236,8 @@ def test_large_input_waits_for_compute_then_runs_in_the_background(large_panel):
     small = _large(panel)
     assert panel.analysis is small and panel.compute_button.layout.display is None
     assert "Large input: 20,000 records × 3 attribute(s) with 10,000 random records" in panel.status.message
+    assert panel.stale.stale and "out of date: press Compute" in panel.stale.widget.value   # the view says so
+    assert "explorer-stale" in panel.values_canvas._dom_classes
     assert not panel.task.running
     panel.attribute.value = "fnlwgt"                   # the last view still answers
     assert not panel.status.is_error
@@ -247,6 +249,7 @@ def test_large_input_waits_for_compute_then_runs_in_the_background(large_panel):
     assert panel.task.progress.value == 1.0 and panel.task.widget.layout.display == "none"
     assert panel.compute_button.layout.display == "none" and not panel.compute_button.disabled
     assert panel.status.message.startswith("20,000 records, 3 attribute(s).") and not panel.status.is_error
+    assert not panel.stale.stale and "explorer-stale" not in panel.values_canvas._dom_classes
     assert "random records" in panel.verdict.value and panel.record.max == 20_000
     # the same analysis as a synchronous run of the same controls
     from explorer.core.permutation import permutation_analysis
