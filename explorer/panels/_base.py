@@ -24,7 +24,7 @@ from explorer.errors import CancelledError, ExplorerError, InvalidParameterError
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, shorten
 
 __all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link",
-           "guard_widgets", "epsilon_slider", "StaleMark", "CLIENT_KEYS", "close_tree"]
+           "guard_widgets", "epsilon_slider", "StaleMark", "CLIENT_KEYS", "close_tree", "Throughput"]
 
 log = logging.getLogger("explorer.panels")
 
@@ -107,6 +107,30 @@ def guarded(method: Callable) -> Callable:
         return None
 
     return wrapper
+
+
+class Throughput:
+    """Seconds per work unit (:mod:`explorer.core.cost`) of one kind of work, measured as the app runs.
+
+    ``estimate(units)`` gives seconds; ``observe(units, seconds)`` records a run (runs
+    shorter than ``min_seconds`` are too noisy and ignored) and moves the rate half-way
+    (in log scale) to the measured one, so that estimates follow this machine and its load.
+    """
+
+    def __init__(self, seconds_per_unit: float = 1e-6, *, min_seconds: float = 0.05):
+        self.seconds_per_unit = float(seconds_per_unit)
+        self.min_seconds = min_seconds
+        self.observed = 0
+
+    def estimate(self, units: float) -> float:
+        return float(units) * self.seconds_per_unit
+
+    def observe(self, units: float, seconds: float) -> None:
+        if units <= 0 or seconds < self.min_seconds:
+            return
+        measured = seconds / units
+        self.seconds_per_unit = (self.seconds_per_unit * measured) ** 0.5 if self.observed else measured
+        self.observed += 1
 
 
 class BackgroundTask:

@@ -18,6 +18,7 @@ progress bar and Cancel; the last view stays until it lands.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import ipywidgets as widgets
@@ -36,8 +37,9 @@ from explorer.core.permutation import (
 from explorer._validation import check_int
 from explorer.errors import CancelledError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link, escape,
-                                   guarded, make_figure)
+from explorer.core.cost import UNITS, permutation_work
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
+                                   escape, guarded, make_figure)
 from explorer.plotting.permutation import (
     plot_distance_distributions,
     plot_rank_displacement,
@@ -65,26 +67,18 @@ AUTO_ALL_RANDOM = 200_000
 DEFAULT_RANDOM = 10_000
 #: Analyses estimated slower than this (seconds) wait for the Compute button and run in the background.
 SLOW_SECONDS = 0.5
-#: Cost model (measured on 2 cores, full Adult and synthetic data up to 50,000 x 6): seconds per record and
-#: attribute for reverse mapping, ranks, distances and linkage, and per random record and attribute.
-SECONDS_PER_RECORD_ATTRIBUTE = 10e-6
-SECONDS_PER_RANDOM_ATTRIBUTE = 2e-6
-#: Masking methods that cost more than a pass over the data: seconds per record and attribute (rank
-#: swapping) and per n^2 / k pair and attribute (MDAV).
-SECONDS_RANK_SWAPPING = 3.5e-6
-SECONDS_MDAV_PAIR = 2.5e-9
+#: Seconds per work unit of :func:`explorer.core.cost.permutation_work`, measured on the analyses this kernel runs.
+THROUGHPUT = Throughput(1e-6)
 #: The stages of the analysis and their share of the record-attribute cost (the progress bar moves by these).
 STAGES = (("reverse mapping", 0.15), ("rank displacement", 0.15), ("distances", 0.4), ("linkage", 0.3))
 
 
-def estimate_seconds(n: int, m: int, n_random: int, method: str = "", parameter: float | None = None) -> float:
-    """Rough duration of masking plus :func:`permutation_analysis` for n records, m attributes."""
-    seconds = m * (n * SECONDS_PER_RECORD_ATTRIBUTE + n_random * SECONDS_PER_RANDOM_ATTRIBUTE)
-    if method == "rank_swapping":
-        seconds += n * m * SECONDS_RANK_SWAPPING
-    elif method == "multivariate_microaggregation":
-        seconds += float(n) * n * m / max(float(parameter or 1.0), 1.0) * SECONDS_MDAV_PAIR
-    return seconds
+def estimate_seconds(n: int, m: int, n_random: int, method: str = "", parameter: float | None = None, *,
+                     throughput: Throughput | None = None) -> float:
+    """Duration of masking plus :func:`permutation_analysis` for n records, m attributes: the core's work
+    estimate (:func:`explorer.core.cost.permutation_work`) at the rate measured here (reference rate if none)."""
+    rate = throughput if throughput is not None else Throughput(1e-6)
+    return rate.estimate(permutation_work(n, m, n_random, method, parameter))
 
 
 def staged_analysis(X: pd.DataFrame, Y: pd.DataFrame, *, n_random: Any, ties: str, rng: Any,
@@ -418,14 +412,16 @@ class PermutationPanel:
                                         f"{float(len(X)) ** len(chosen):,.0f} possible; use 0 (all)")
         n, m = len(X), len(chosen)
         randoms = int(round(float(n) ** m)) if n_random == "all" else int(n_random)
-        seconds = estimate_seconds(n, m, randoms, self.method.value, parameter)
-        if seconds > MAX_SECONDS:
+        units = permutation_work(n, m, randoms, self.method.value, parameter)
+        seconds = THROUGHPUT.estimate(units)
+        slow = units * 1e-6 > SLOW_SECONDS          # what runs at once is decided on the work, not on the load
+        if units * 1e-6 > MAX_SECONDS:
             raise InvalidParameterError(
                 f"{n:,} records × {m} attribute(s) with {randoms:,} random records would take about "
                 f"{seconds:,.0f} s, more than the {MAX_SECONDS:.0f} s allowed here: lower 'records ≤' or the "
                 "random records; the last view is kept")
-        job = self._analysis_job(X, make_Y, n_random, token, seconds)
-        if seconds <= SLOW_SECONDS:
+        job = self._analysis_job(X, make_Y, n_random, token, units)
+        if not slow:
             self._show(job(None), token)
             return
         text = f"{n:,} records × {m} attribute(s) with {randoms:,} random records"
@@ -437,16 +433,17 @@ class PermutationPanel:
         self.status.info(f"Large input: {text}, about {seconds:.0f} s. Press Compute to run it in the "
                          "background (Cancel stops it); the current view stays until then.")
 
-    def _analysis_job(self, X: pd.DataFrame, make_Y: Any, n_random: Any, token: int, seconds: float) -> Any:
+    def _analysis_job(self, X: pd.DataFrame, make_Y: Any, n_random: Any, token: int, units: float) -> Any:
         """``job(progress)``: masking and the staged analysis with the controls of now (progress None: no bar)."""
         chosen = list(X.columns)
         ties, rng = self.ties.value, self._rng("analysis")
         n, m = len(X), len(chosen)
         randoms = float(n) ** m if n_random == "all" else float(n_random)
-        base = m * n * SECONDS_PER_RECORD_ATTRIBUTE
-        costs = [("masking", max(seconds - base - m * randoms * SECONDS_PER_RANDOM_ATTRIBUTE, 0.0))]
+        base = m * n * UNITS["record_attribute"]
+        random_work = m * randoms * UNITS["random_attribute"]
+        costs = [("masking", max(units - base - random_work, 0.0))]
         costs += [(stage, share * base) for stage, share in STAGES]
-        costs.append(("random records", m * randoms * SECONDS_PER_RANDOM_ATTRIBUTE))
+        costs.append(("random records", random_work))
         total = sum(c for _, c in costs) or 1.0
         starts, done = {}, 0.0
         for stage, cost in costs:
@@ -463,6 +460,7 @@ class PermutationPanel:
                 if not progress(starts.get(stage, 1.0)):
                     raise CancelledError("cancelled")
 
+            started = time.perf_counter()
             try:
                 step("masking")
                 Y = pd.DataFrame(make_Y(), columns=chosen)
@@ -470,6 +468,7 @@ class PermutationPanel:
                 step("done")
             except _Superseded:
                 return None                     # newer controls replaced this job: drop it quietly
+            THROUGHPUT.observe(units, time.perf_counter() - started)
             return analysis
 
         return job
