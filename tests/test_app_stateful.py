@@ -133,7 +133,8 @@ class AppMachine(RuleBasedStateMachine):
     def mdrr_t_d(self, t_d):
         self.app.panels["Multi-attribute RR"].t_d.set_state({"value": t_d})
 
-    @rule(data=st.data(), tab=st.sampled_from(["Data", "t-closeness", "Permutation", "Multi-attribute RR"]),
+    @rule(data=st.data(), tab=st.sampled_from(["Data", "t-closeness", "Permutation", "Multi-attribute RR",
+                                               "Randomized response", "Dominance"]),
           forged=st.sampled_from([{"index": 9999}, {"index": -5}, {"value": 1e12}, {"value": -1e12},
                                   {"value": "x" * 2000}, {"max": 1e9}, {"min": 5, "max": 1},
                                   {"disabled": False}, {"options": ["a"]}, {"value": None}]))

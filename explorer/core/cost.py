@@ -53,6 +53,12 @@ def microaggregation_work(n: int, k: int, method: str = "mdav") -> float:
     remaining records: about n^2 / (2k) record comparisons.  Grouping by the
     quasi-identifiers is one pass.
 
+    References
+    ----------
+    J. Domingo-Ferrer and J. Soria-Comas, Connecting randomized response, post-randomization,
+    differential privacy and t-closeness via deniability and permutation, arXiv preprint (2018),
+    Section IV.
+
     Examples
     --------
     >>> round(microaggregation_work(32_561, 50))
@@ -88,6 +94,12 @@ def permutation_work(n: int, m: int, n_random: int, method: str = "", parameter:
     -----
     ``m (10 n + 2 n_random)``, plus ``3.5 n m`` for rank swapping or
     ``0.0025 n^2 m / k`` for multivariate microaggregation.
+
+    References
+    ----------
+    J. Domingo-Ferrer and K. Muralidhar, New directions in anonymization: permutation paradigm,
+    verifiability by subjects and intruders, transparency to users, Information Sciences 337-338
+    (2016) 11-24 (Algorithms 1 and 2, Section 5).
 
     Examples
     --------
