@@ -108,6 +108,8 @@ class PermutationPanel:
         self._pending: Any = None            # the large analysis waiting for the Compute button
         self.task = BackgroundTask(self.status, description="analysis", name="explorer-permutation")
         self.stale = StaleMark()
+        self.caption = widgets.HTML()                 # what the views show, in words
+        self.caption.add_class("explorer-perm-caption")
         self.task.progress.style.description_width = "initial"
         self.task.progress.layout.width = "420px"
 
@@ -201,7 +203,7 @@ class PermutationPanel:
         self.widget = widgets.VBox([
             intro, data_row, mask_row,
             widgets.HBox([self.compute_button, self.task.widget], layout=box(align_items="center")),
-            self.status.widget, self.stale.widget, self.summary,
+            self.status.widget, self.stale.widget, self.caption, self.summary,
             self.attribute,
             widgets.HBox([self.values_canvas, self.displacement_canvas], layout=box(flex_flow="row wrap")),
             widgets.HTML("<b>The intruder</b> (Domingo-Ferrer and Muralidhar (2016), Section 5): links every original record to Z by Algorithm 2, "
@@ -482,6 +484,7 @@ class PermutationPanel:
             self.analysis = analysis
             self._pending = None
             self.stale.clear()
+            self.caption.value = f"<small>Shown: {escape(self._describe(analysis))}</small>"
             self.compute_button.layout.display = "none"
             self._loading = True
             try:
@@ -497,6 +500,18 @@ class PermutationPanel:
             notes = "; ".join(self._notes)
             self.status.info(f"{analysis.X.shape[0]:,} records, {len(chosen)} attribute(s)."
                              + (f" Note: {notes}." if notes else ""))
+
+    def _describe(self, analysis: PermutationAnalysis) -> str:
+        """The inputs of the views: data, masking and its parameter, seed, ties, size."""
+        paper = self._paper()
+        data = {"004": "the running example of Domingo-Ferrer and Muralidhar (2016)",
+                "002": "the running example of Ruiz (2018)"}.get(paper, self.state.dataset_name or "data")
+        method = self.method.value
+        label = "the paper's masked Y" if method == PAPER_METHOD else MASKING_METHODS[method].label
+        spec = MASKING_METHODS.get(method)
+        parameter = f" ({spec.parameter} = {self.parameter.value:g})" if spec is not None and spec.parameter else ""
+        return (f"{data}, {analysis.X.shape[0]:,} records × {len(analysis.columns)} attribute(s); {label}"
+                f"{parameter}; seed {self.seed.value}; ties {self.ties.value}")
 
     def _views(self) -> list:
         return [self.values_canvas, self.displacement_canvas, self.distance_canvas, self.subject_canvas,
