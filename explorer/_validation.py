@@ -32,7 +32,7 @@ __all__ = [
     "ROW_SUM_TOLERANCE",
 ]
 
-#: Rows of an RR matrix must sum to 1 within this tolerance (ARCHITECTURE.md).
+#: Rows of an RR matrix must sum to 1 within this tolerance (the matrix convention of docs/conventions.md).
 ROW_SUM_TOLERANCE = 1e-9
 
 
