@@ -171,6 +171,20 @@ class AppState(traitlets.HasTraits):
             self.use_frame(frame, kwargs.get("dataset_name") or "data")
 
     # ------------------------------------------------------------------ validation
+    @traitlets.validate("dataset")
+    def _valid_dataset(self, proposal: Any) -> pd.DataFrame | None:
+        """A frame set directly (``state.dataset = frame``) is made like one chosen by name: roles as dtypes,
+        no ``attrs`` (its description goes to :attr:`info`)."""
+        frame = proposal["value"]
+        if frame is None or not frame.attrs:
+            return frame
+        info = dataset_info(frame)
+        clean = _strip_attrs(frame)
+        for column in clean.columns:
+            clean[column] = _as_role(clean, column, info.role(str(column)))
+        self.info = info
+        return clean
+
     @traitlets.validate("quasi_identifiers", "sensitive")
     def _valid_columns(self, proposal: Any) -> list[str]:
         name = proposal["trait"].name
