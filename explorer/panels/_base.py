@@ -314,6 +314,7 @@ def guard_widgets(root: widgets.Widget, status: "StatusLine") -> int:
     it accepts only :data:`CLIENT_KEYS`, refuses changes to disabled controls, and
     turns any error (a TraitError for an out-of-range Dropdown index, an explorer
     error from a handler) into words on ``status``; nothing raises to the client.
+    Widgets put into a guarded container later are guarded when they arrive.
     Guarding twice is harmless.
     """
     seen: set[int] = set()
@@ -329,6 +330,9 @@ def guard_widgets(root: widgets.Widget, status: "StatusLine") -> int:
             widget.set_state = functools.partial(_guarded_set_state, widget, widget.set_state, status)
             widget._explorer_guarded = True
             count += 1
+            if isinstance(widget, widgets.Box):       # children added later (a rebuilt grid) are guarded too
+                widget.observe(lambda change: [guard_widgets(child, status) for child in change["new"]],
+                               names="children")
         stack.extend(getattr(widget, "children", ()) or ())
     return count
 

@@ -201,8 +201,6 @@ class DataPanel:
         grid = widgets.GridBox(cells, layout=widgets.Layout(
             grid_template_columns="220px 90px 80px 130px 50px 70px", grid_gap="2px 8px"))
         self.columns_box.children = [grid]
-        if getattr(self, "_guard", None) is not None:
-            self._guard(grid)
 
     # ------------------------------------------------------------------ column marks
     @guarded

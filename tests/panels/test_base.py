@@ -105,3 +105,19 @@ def test_cancel_all_cancels_every_running_task():
     assert BackgroundTask.cancel_all() >= 2
     assert not any(task.running for task in tasks)
     assert BackgroundTask.cancel_all() == 0
+
+
+def test_widgets_added_later_to_a_guarded_container_are_guarded():
+    import ipywidgets as widgets
+
+    from explorer.panels._base import guard_widgets
+
+    status = StatusLine()
+    box = widgets.VBox([widgets.IntSlider(value=1, min=0, max=5)])
+    assert guard_widgets(box, status) == 2
+    late = widgets.Dropdown(options=["a", "b"], value="a")
+    box.children = [widgets.HBox([late])]
+    late.set_state({"index": 7})                          # out of range: words, not a TraitError
+    assert status.is_error and "refused" in status.message and late.value == "a"
+    late.set_state({"disabled": True})
+    assert "may not set disabled" in status.message and not late.disabled
