@@ -121,6 +121,16 @@ class AppMachine(RuleBasedStateMachine):
         self.app.load_config(json.dumps(config))
         assert self.app.export_config() == config
 
+    @rule(name=st.sampled_from(DATASETS), k=st.integers(min_value=1, max_value=60))
+    def load_configuration_of_another_data_set(self, name, k):
+        config = self.app.export_config()
+        config.update(dataset=name, roles={}, quasi_identifiers=[], sensitive=[])
+        config["tabs"]["t-closeness"] = {**config["tabs"].get("t-closeness", {}), "k": k}
+        self.app.load_config(json.dumps(config))
+        assert self.app.state.dataset_name == name
+        assert self.app.panels["t-closeness"]._k_wanted == k
+        assert self.app.panels["Data"].dataset.value == name
+
     @rule(k=st.integers(min_value=1, max_value=60))
     def t_closeness_k(self, k):
         self.app.panels["t-closeness"].k.set_state({"value": k})
@@ -168,6 +178,13 @@ class AppMachine(RuleBasedStateMachine):
         perm = self.app.panels["Permutation"]
         if perm.source.value == "shared" and perm.X is not None and not perm.status.is_error:
             assert set(perm.X.columns) <= set(self.app.state.dataset.columns)
+
+    @invariant()
+    def multi_attribute_rr_reads_the_state(self):
+        mdrr = self.app.panels["Multi-attribute RR"]
+        if mdrr.source.value == "Shared data set" and mdrr.data is not None and not mdrr.status.is_error:
+            assert mdrr.data.n_records <= len(self.app.state.dataset)
+            assert set(mdrr.data.names) <= set(self.app.state.dataset.columns)
 
     @invariant()
     def widgets_bounded(self):
