@@ -200,3 +200,18 @@ def test_an_error_in_a_run_is_said_in_words(monkeypatch):
     assert panel.status.is_error and panel.status.message == "sigma grid must not be empty"
     assert not panel.run_button.disabled and panel.cancel_button.disabled and not panel.running
     assert panel.clusters                           # the last valid view stays
+
+
+def test_runs_on_screen_are_marked_out_of_date_when_their_inputs_change():
+    state = AppState()
+    state.dataset = adult().iloc[:400]
+    panel = MultiDimRRPanel(state=state)
+    panel.runs.value = 1
+    panel.run_button.click()
+    panel.join(120)
+    assert not panel.stale.stale and panel.last_result is not None
+    panel.t_d.value = 0.5
+    assert panel.stale.stale and "out of date: press Compute" in panel.stale.widget.value
+    assert "explorer-stale" in panel.curve_canvas._dom_classes
+    panel.t_d.value = 0.2                                   # back to the inputs of the runs shown
+    assert not panel.stale.stale
