@@ -127,7 +127,7 @@ class ExplorerApp:
         """The panel of tab ``title``, built now if it was not yet."""
         if title not in self.panels:
             if title not in self._factories:
-                raise ConfigurationError(f"tab must be one of {self._titles[:-1]}, got {title!r}")
+                raise ConfigurationError(f"tab must be one of {self._titles[:-1]}, got {shorten(title)}")
             panel = self._factories[title](state=self.state)
             self.panels[title] = panel
             params = self.state.tab_params.get(title)

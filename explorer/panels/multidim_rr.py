@@ -51,6 +51,7 @@ from explorer.core.multidim_rr import (
 )
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.core.export import csv_safe
+from explorer.state import shorten
 from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link,
                                    epsilon_slider, escape, guarded, make_figure)
 from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves
@@ -195,7 +196,7 @@ class MultiDimRRPanel:
     def _frame(self) -> pd.DataFrame:
         name = self.source.value
         if name not in SOURCES:  # a forged value from the client
-            raise InvalidParameterError(f"data set must be one of {SOURCES}, got {name!r}")
+            raise InvalidParameterError(f"data set must be one of {SOURCES}, got {shorten(name)}")
         if name == "Shared data set":
             if self.state.dataset is None:
                 raise InvalidParameterError("no shared data set: choose one in the Data tab")
@@ -267,7 +268,7 @@ class MultiDimRRPanel:
         mechanism = self.mechanism.value
         if mechanism not in dict(MECHANISM_OPTIONS).values():
             raise InvalidParameterError(f"mechanism must be one of {[v for _, v in MECHANISM_OPTIONS]}, "
-                                        f"got {mechanism!r}")
+                                        f"got {shorten(mechanism)}")
         return dict(p=float(self.p.value), mechanism=mechanism,
                     epsilon=float(self.epsilon.value) if mechanism == "epsilon" else None)
 
@@ -381,7 +382,7 @@ class MultiDimRRPanel:
         params = self._params()
         kind = self.experiment.value
         if kind not in ("figure3", "table"):
-            raise InvalidParameterError(f"experiment must be 'figure3' or 'table', got {kind!r}")
+            raise InvalidParameterError(f"experiment must be 'figure3' or 'table', got {shorten(kind)}")
         common = dict(runs=runs, seed=int(np.random.SeedSequence().entropy % (2 ** 32)),
                       dependence=self.dependence.value, mechanism=params["mechanism"], proper=self.proper.value,
                       epsilon=params["epsilon"], queries=5)
@@ -519,7 +520,7 @@ class MultiDimRRPanel:
 
     def apply_config(self, config: dict) -> None:
         if not isinstance(config, dict):
-            raise ConfigurationError(f"the Multi-attribute RR configuration must be an object, got {config!r}")
+            raise ConfigurationError(f"the Multi-attribute RR configuration must be an object, got {shorten(config)}")
         try:
             if "source" in config:
                 self.source.value = config["source"]

@@ -38,6 +38,7 @@ from explorer._validation import check_int
 from explorer.errors import CancelledError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
 from explorer.core.cost import UNITS, permutation_work
+from explorer.state import shorten
 from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
                                    escape, guarded, make_figure)
 from explorer.plotting.permutation import (
@@ -376,7 +377,7 @@ class PermutationPanel:
             return (lambda: printed), None
         spec = MASKING_METHODS.get(method)
         if spec is None:
-            raise InvalidParameterError(f"unknown masking method {method!r}")
+            raise InvalidParameterError(f"unknown masking method {shorten(method)}")
         if spec.name == "multivariate_microaggregation" and len(X) > MDAV_MAX_RECORDS:
             raise InvalidParameterError(f"MDAV on {len(X):,} records would take too long here; lower 'records ≤' "
                                         f"to {MDAV_MAX_RECORDS:,} or fewer")
@@ -573,11 +574,11 @@ class PermutationPanel:
         try:
             values = [float(t) for t in text.replace(";", ",").split(",") if t.strip()]
         except ValueError:
-            raise InvalidParameterError(f"v must be numbers separated by commas, got {text!r}") from None
+            raise InvalidParameterError(f"v must be numbers separated by commas, got {shorten(text)}") from None
         if len(values) == 1:
             values = values * m
         if len(values) != m or any(not math.isfinite(v) or v < 0 for v in values):
-            raise InvalidParameterError(f"v must be {m} non-negative numbers (one per attribute), got {text!r}")
+            raise InvalidParameterError(f"v must be {m} non-negative numbers (one per attribute), got {shorten(text)}")
         return np.array(values)
 
     def _render_subject(self) -> None:

@@ -302,3 +302,9 @@ def test_errors_in_the_background_are_a_message(large_panel, monkeypatch):
     panel.task.wait(120)
     assert panel.status.is_error and panel.status.message == "k must be <= 9, got 10"
     assert panel.analysis is valid and not panel.compute_button.disabled
+
+
+def test_a_long_typed_value_is_not_echoed_whole(panel):
+    panel.v.value = "1, " * 300_000 + "x"
+    assert panel.status.is_error and "v must be numbers" in panel.status.message
+    assert len(panel.status.message) < 200
