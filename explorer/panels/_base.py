@@ -131,6 +131,11 @@ class Throughput:
     def estimate(self, units: float) -> float:
         return float(units) * self.seconds_per_unit
 
+    def describe(self, units: float) -> str:
+        """The estimate in words: "about 0.4 s", "about 12 s"."""
+        seconds = self.estimate(units)
+        return f"about {seconds:.1f} s" if seconds < 10 else f"about {seconds:,.0f} s"
+
     def observe(self, units: float, seconds: float) -> None:
         if units <= 0 or seconds < self.min_seconds:
             return

@@ -433,7 +433,7 @@ class PermutationPanel:
         if self.analysis is not None:
             self.stale.mark(self._views(), f"the views show {self.analysis.X.shape[0]:,} records × "
                                            f"{len(self.analysis.columns)} attribute(s)")
-        self.status.info(f"Large input: {text}, about {seconds:.0f} s. Press Compute to run it in the "
+        self.status.info(f"Large input: {text}, {THROUGHPUT.describe(units)}. Press Compute to run it in the "
                          "background (Cancel stops it); the current view stays until then.")
 
     def _analysis_job(self, X: pd.DataFrame, make_Y: Any, n_random: Any, token: int, units: float) -> Any:

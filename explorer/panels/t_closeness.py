@@ -414,7 +414,7 @@ class TClosenessPanel:
             if not force and cost > self.AUTO_COST:
                 self.stale.mark(self._views(), f"{self._describe()}; the views show the last clustering")
                 self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Compute to run "
-                                 f"the clustering (about {self._seconds():.0f} s here; it can be "
+                                 f"the clustering ({self._estimate()} here; it can be "
                                  f"cancelled).")
                 return
             compute = self._clustering_job(qis)
@@ -469,7 +469,13 @@ class TClosenessPanel:
 
     def _seconds(self) -> float:
         """Estimated seconds of the clustering: the core's work estimate at the rate measured here."""
-        return THROUGHPUT.estimate(microaggregation_work(len(self.frame), int(self.k.value), self.method.value))
+        return THROUGHPUT.estimate(self._units())
+
+    def _units(self) -> float:
+        return microaggregation_work(len(self.frame), int(self.k.value), self.method.value)
+
+    def _estimate(self) -> str:
+        return THROUGHPUT.describe(self._units())
 
     def _clustering_job(self, qis: list[str]):
         """The clustering for the current controls, as a function of a progress callback (timed, to learn the

@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 
 from explorer.core import datasets  # noqa: E402
 from explorer.core.randomized_response import optimal_matrix  # noqa: E402
+from explorer.errors import ExplorerError
 from explorer.panels._base import AppState  # noqa: E402
 from explorer.panels.randomized_response import (  # noqa: E402
     PRESET_EXAMPLE1,
@@ -68,9 +69,11 @@ def test_shared_epsilon_drives_panel():
     state.epsilon = 0.5
     assert panel.epsilon.value == 0.5
     np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(3, 0.5))
-    state.epsilon = 25.0  # beyond the slider: kept as a typed value
-    assert panel.results["epsilon"] == pytest.approx(25.0)
-    assert panel.epsilon_text.value == "25"
+    with pytest.raises(ExplorerError, match="epsilon must be <= 10"):   # the shared epsilon has one range
+        state.epsilon = 25.0
+    assert state.epsilon == 0.5 and panel.epsilon.value == 0.5
+    panel.epsilon_text.value = "25"   # beyond the range: a design of this tab only, the shared value stays
+    assert panel.results["epsilon"] == pytest.approx(25.0) and state.epsilon == 0.5
 
 
 def test_typed_epsilon_and_bad_text(panel):
