@@ -345,3 +345,36 @@ def test_moves_that_change_nothing_drawn_are_not_redrawn(panel):
     panel.p.value = 0.8                             # the matrix changes: blitted
     assert panel.blitter.n_blits == blits + 1
     assert matrix_shown(panel)[0, 0] == pytest.approx(0.8 + 0.2 / 3)
+
+
+def test_a_simulation_shown_is_marked_out_of_date_when_its_inputs_change():
+    state = AppState()
+    panel = RandomizedResponsePanel(state=state)
+    panel.run_simulation()
+    assert not panel.simulation_stale.stale
+    state.epsilon = 2.0                                   # e.g. after a configuration load
+    assert panel.simulation_stale.stale and "out of date: press Compute" in panel.simulation_stale.widget.value
+    panel.simulate.click()
+    assert not panel.simulation_stale.stale and "ε = 2" in panel.ax_estimates.get_title()
+    panel.seed.value = 3
+    assert panel.simulation_stale.stale
+
+
+def test_changing_the_number_of_categories_closes_the_replaced_cells():
+    import warnings
+
+    import ipywidgets as widgets
+
+    panel = RandomizedResponsePanel(state=AppState())
+
+    def count():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return len(widgets.Widget.widgets)
+
+    panel.n_categories.value = 11
+    panel.n_categories.value = 12
+    before = count()
+    for i in range(20):
+        panel.n_categories.value = 11 + i % 2
+    assert count() <= before
