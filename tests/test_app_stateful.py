@@ -187,6 +187,16 @@ class AppMachine(RuleBasedStateMachine):
             assert set(mdrr.data.names) <= set(self.app.state.dataset.columns)
 
     @invariant()
+    def randomized_response_simulation_is_current_or_marked(self):
+        rr = self.app.panels["Randomized response"]
+        if rr.simulation is not None and not rr.simulation_stale.stale:
+            assert rr._simulated_inputs == rr._simulation_inputs()
+
+    @rule()
+    def simulate(self):
+        self.app.panels["Randomized response"].simulate.click()
+
+    @invariant()
     def widgets_bounded(self):
         assert live_widgets() <= self.baseline + 400
 
