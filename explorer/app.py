@@ -72,6 +72,7 @@ class ExplorerApp:
     def __init__(self, state: AppState | None = None, *, dataset: str = "UCI Adult",
                  tabs: list[tuple[str, str, str]] | None = None):
         self.state = state if state is not None else AppState()
+        self._loading = False
         self.status = StatusLine()
         self.panels: dict[str, Any] = {"Data": DataPanel(self.state, dataset=dataset)}
         self.panels["Data"].guard(lambda root: guard_widgets(root, self.panels["Data"].status))
@@ -134,6 +135,7 @@ class ExplorerApp:
             if params and hasattr(panel, "apply_config"):
                 self._apply_tab(title, panel, params)
             guard_widgets(panel.widget, panel.status)
+            self._write_on_change(title, panel)
             self._slots[title].children = [panel.widget]
         return self.panels[title]
 
@@ -146,6 +148,27 @@ class ExplorerApp:
         except (TypeError, KeyError, AttributeError, ValueError) as error:
             panel.status.error(f"the {title} part of the configuration could not be applied "
                                f"({shorten(str(error), 120)})")
+
+    def _write_on_change(self, title: str, panel: Any) -> None:
+        """The tab writes its own parameters into the state whenever one of its controls changes."""
+        if not hasattr(panel, "config"):
+            return
+
+        def write(_change: Any) -> None:
+            if self._loading:                        # a configuration being loaded sets the parameters
+                return
+            try:
+                self.state.set_tab(title, panel.config())
+            except (ExplorerError, TypeError, ValueError, AttributeError):
+                pass                                 # a half-built tab: written at the next change or export
+
+        stack = [panel.widget]
+        while stack:
+            widget = stack.pop()
+            if widget.has_trait("value") and not isinstance(widget, (widgets.HTML, widgets.FileUpload)):
+                widget.observe(write, names="value")
+            stack.extend(getattr(widget, "children", ()) or ())
+        write(None)
 
     def sync_tabs(self) -> None:
         """Write every built tab's own parameters into the state (epsilon and the data set are the state's)."""
@@ -196,6 +219,14 @@ class ExplorerApp:
         The state checks all of it first (nothing changes if any part is refused); then every
         built tab follows the state, and tabs built later read their parameters from it.
         """
+        self._loading = True
+        try:
+            self._load_config(config)
+        finally:
+            self._loading = False
+        self.sync_tabs()
+
+    def _load_config(self, config: dict[str, Any] | str) -> None:
         self.state.load_config(config)
         for title, panel in list(self.panels.items()):
             if title == "Data" or title not in self.state.tab_params or not hasattr(panel, "apply_config"):
@@ -205,7 +236,6 @@ class ExplorerApp:
                 else None
             if current != params:                   # a tab already showing these parameters is left alone
                 self._apply_tab(title, panel, params)
-        self.sync_tabs()
 
     @guarded
     def _on_export(self) -> None:

@@ -238,3 +238,12 @@ def test_data_set_switches_do_not_leak_widgets():
     for i in range(30):
         app.panels["Data"].dataset.value = names[i % 3]
     assert count() <= before
+
+
+def test_tabs_write_their_own_parameters_into_the_state():
+    app = _app("t-closeness", "Permutation")
+    app.panels["t-closeness"].k.value = 7
+    assert app.state.tab_params["t-closeness"]["k"] == 7
+    app.panels["Permutation"].seed.value = 5
+    assert app.state.tab_params["Permutation"]["seed"] == 5
+    assert all("epsilon" not in params for params in app.state.tab_params.values())
