@@ -11,25 +11,37 @@ from explorer.app import PANEL_TABS, build_app
 from explorer.errors import ConfigurationError
 
 
-def test_app_has_data_first_and_about_last():
+def test_app_opens_on_the_landing_view_then_data_and_about_last():
     app = build_app()
     titles = list(app.tabs.titles)
-    assert titles[0] == "Data" and titles[-1] == "About"
+    assert titles[0] == "Start here" and titles[1] == "Data" and titles[-1] == "About"
+    assert app.tabs.selected_index == 0
     assert titles == app.titles
     assert app.state.dataset_name == "UCI Adult"
 
 
 def test_every_panel_of_the_registry_is_built_when_its_tab_opens():
     app = build_app()
-    assert app.titles == ["Data"] + [title for title, _, _ in PANEL_TABS] + ["About"]
+    assert app.titles == ["Start here", "Data"] + [title for title, _, _ in PANEL_TABS] + ["About"]
     assert list(app.panels) == ["Data"]  # the others wait for their tab
-    for index, title in enumerate(app.titles[1:-1], start=1):
+    for index, title in enumerate(app.titles[2:-1], start=2):
         app.tabs.selected_index = index
         assert not app.status.is_error, app.status.message
         panel = app.panels[title]
         assert app.tabs.children[index].children == (panel.widget,)
         assert panel.state is app.state
-    assert list(app.panels) == app.titles[:-1]
+    assert list(app.panels) == app.titles[1:-1]
+
+
+def test_the_landing_paths_open_their_tabs():
+    app = build_app()
+    app.landing.buttons["What does ε mean?"].click()
+    assert app.titles[app.tabs.selected_index] == "What does ε mean?"
+    assert "What does ε mean?" in app.panels
+    app.landing.buttons["Start the lessons"].click()
+    assert app.titles[app.tabs.selected_index] == "Lessons"
+    app.landing.buttons["Data"].click()
+    assert app.titles[app.tabs.selected_index] == "Data"
 
 
 def test_configuration_round_trips_through_json():
