@@ -605,7 +605,7 @@ class TClosenessPanel:
         caption = f"{getattr(self, '_caption', '')}; ε = {self.epsilon.value:g}, {profile.distance} distance"
         short = f"{getattr(self, '_short', '')}; ε = {self.epsilon.value:g}"
         for figure in (self.ratio_figure, self.deniability_figure, self.distribution_figure, self.worst_figure):
-            figure.suptitle(short, fontsize=8, color="#333")
+            figure.suptitle(short, fontsize=9, color="#333")
         self.caption.value = f"<small>Shown: {escape(caption)}</small>"
         n_bad = self.ratio_artists.update(profile.distances, t, selected=self.selected.value,
                                           ylabel=DISTANCE_LABELS[profile.distance])
