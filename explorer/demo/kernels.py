@@ -1,0 +1,83 @@
+"""Kernels of a public demo: culled once their page is gone, busy or not, and capped in number.
+
+jupyter_server culls a kernel after ``cull_idle_timeout`` seconds without kernel
+activity, and never a busy one unless ``cull_busy`` (which would also cull a
+visitor's long computation).  A kernel whose page has gone (tab closed without the
+shutdown request arriving, network gone, page never connected) is culled here
+after ``cull_unconnected_timeout`` seconds without a connection and without kernel
+activity, busy or idle: it is the case of the kernel that stayed busy for 36
+minutes with nobody connected.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+from jupyter_server._tz import utcnow
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_core.utils import ensure_async
+from traitlets import Float
+
+__all__ = ["DemoKernelManager", "default_kernel_cap", "KERNEL_MEMORY_BYTES"]
+
+#: Budget per live kernel for the default cap: the app's kernel at its landing view
+#: measures about 190 MB (benchmarks/results/demo_load.txt); the rest is headroom for a
+#: visitor's computation and plots.
+KERNEL_MEMORY_BYTES = 400 * 2**20
+#: Memory kept for the server itself, the operating system and the reverse proxy.
+RESERVED_BYTES = 2 * 2**30
+
+
+def default_kernel_cap(total_bytes: int | None = None) -> int:
+    """The default cap on live kernels: the machine's memory over a per-kernel budget.
+
+    Parameters
+    ----------
+    total_bytes : int, optional
+        Physical memory in bytes (default: this machine's).
+
+    Returns
+    -------
+    int
+        ``max(1, (total_bytes - RESERVED_BYTES) // KERNEL_MEMORY_BYTES)``.
+
+    Examples
+    --------
+    >>> default_kernel_cap(24 * 2**30)
+    56
+    >>> default_kernel_cap(2**30)
+    1
+    """
+    if total_bytes is None:
+        total_bytes = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return max(1, (int(total_bytes) - RESERVED_BYTES) // KERNEL_MEMORY_BYTES)
+
+
+class DemoKernelManager(AsyncMappingKernelManager):
+    """jupyter_server's kernel manager, plus culling of kernels that lost their page."""
+
+    cull_unconnected_timeout = Float(
+        60.0, config=True,
+        help="Cull a kernel (busy or idle) after this many seconds with no websocket connection and "
+             "no kernel activity; 0 disables.")
+
+    def notify_page_left(self, kernel_id: str) -> None:
+        """A page's websocket closed: the unconnected clock starts now."""
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None and self._kernel_connections.get(kernel_id, 0) <= 0:
+            kernel.last_activity = utcnow()
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None:
+            return
+        timeout = self.cull_unconnected_timeout
+        if timeout > 0 and not self._kernel_connections.get(kernel_id, 0) and hasattr(kernel, "last_activity"):
+            quiet = utcnow() - kernel.last_activity
+            if quiet > timedelta(seconds=timeout):
+                self.log.warning("Culling %s kernel %s: no page connected and no activity for %d s",
+                                 getattr(kernel, "execution_state", "?"), kernel_id, quiet.total_seconds())
+                await ensure_async(self.shutdown_kernel(kernel_id))
+                return
+        await super().cull_kernel_if_idle(kernel_id)
