@@ -16,6 +16,7 @@ import asyncio
 import json
 from typing import Any
 
+from jupyter_client.session import DELIM
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 
 __all__ = ["MalformedFrame", "SafeKernelWebsocketConnection", "V1_PROTOCOL", "parse_v1_frame"]
@@ -181,7 +182,7 @@ class SafeKernelWebsocketConnection(ZMQChannelsWebsocketConnection):
             if msg_type == "error" or content.get("status") == "error":
                 parts = list(parts)
                 parts[4] = self.session.pack(_redact_content(content))
-                return [*identities, *parts]
+                return [*identities, DELIM, *parts]
         return msg_list
 
     def disconnect(self) -> None:
