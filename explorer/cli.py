@@ -18,6 +18,7 @@ the documentation page "Deploying as a public demo".
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -37,6 +38,8 @@ EXECUTION_TIMEOUT = 120
 IOPUB_TIMEOUT = EXECUTION_TIMEOUT
 #: Preheated kernels kept ready by ``--demo`` (each holds the rendered landing view).
 DEMO_POOL_SIZE = 2
+#: Kernels starting and running the app notebook at once with --demo (more visitors queue).
+DEMO_MAX_STARTING = 2 * (os.cpu_count() or 1)
 #: Seconds a refused visitor is told to wait before retrying.
 RETRY_AFTER = 60
 #: The websocket message limit: the upload limit plus base64/JSON overhead must pass (DELIVERY.md).
@@ -92,6 +95,7 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
         raise ValueError(f"max_kernels must be >= 0, got {max_kernels}")
     config.DemoVoila.kernel_cap = max_kernels
     config.DemoVoila.retry_after = RETRY_AFTER
+    config.DemoVoila.max_starting = DEMO_MAX_STARTING if demo else 0
     if pool is None:
         pool = DEMO_POOL_SIZE if demo else int(preheat)
     if pool < 0:

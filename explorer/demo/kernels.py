@@ -3,10 +3,12 @@
 jupyter_server culls a kernel after ``cull_idle_timeout`` seconds without kernel
 activity, and never a busy one unless ``cull_busy`` (which would also cull a
 visitor's long computation).  A kernel whose page has gone (tab closed without the
-shutdown request arriving, network gone, page never connected) is culled here
-after ``cull_unconnected_timeout`` seconds without a connection and without kernel
+shutdown request arriving, network gone) is culled here after
+``cull_unconnected_timeout`` seconds without a connection and without kernel
 activity, busy or idle: it is the case of the kernel that stayed busy for 36
-minutes with nobody connected.
+minutes with nobody connected.  A kernel whose page never connected (the visitor
+left while it loaded) gets ``cull_never_connected_timeout``: longer, because under
+load a browser may take minutes to load the page's scripts and connect.
 """
 
 from __future__ import annotations
@@ -60,7 +62,23 @@ class DemoKernelManager(AsyncMappingKernelManager):
     cull_unconnected_timeout = Float(
         60.0, config=True,
         help="Cull a kernel (busy or idle) after this many seconds with no websocket connection and "
-             "no kernel activity; 0 disables.")
+             "no kernel activity, once a page has been connected to it; 0 disables.")
+    cull_never_connected_timeout = Float(
+        300.0, config=True,
+        help="Cull a kernel (busy or idle) that no page ever connected to after this many seconds without "
+             "kernel activity; 0 disables.")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._connected_once: set[str] = set()
+
+    def notify_connect(self, kernel_id: str) -> None:
+        super().notify_connect(kernel_id)
+        self._connected_once.add(kernel_id)
+
+    def remove_kernel(self, kernel_id: str) -> object:
+        self._connected_once.discard(kernel_id)
+        return super().remove_kernel(kernel_id)
 
     def notify_page_left(self, kernel_id: str) -> None:
         """A page's websocket closed: the unconnected clock starts now."""
@@ -72,12 +90,14 @@ class DemoKernelManager(AsyncMappingKernelManager):
         kernel = self._kernels.get(kernel_id)
         if kernel is None:
             return
-        timeout = self.cull_unconnected_timeout
+        timeout = (self.cull_unconnected_timeout if kernel_id in self._connected_once
+                   else self.cull_never_connected_timeout)
         if timeout > 0 and not self._kernel_connections.get(kernel_id, 0) and hasattr(kernel, "last_activity"):
             quiet = utcnow() - kernel.last_activity
             if quiet > timedelta(seconds=timeout):
-                self.log.warning("Culling %s kernel %s: no page connected and no activity for %d s",
-                                 getattr(kernel, "execution_state", "?"), kernel_id, quiet.total_seconds())
+                self.log.warning("Culling %s kernel %s: no page connected and no activity for %d s "
+                                 "(%s)", getattr(kernel, "execution_state", "?"), kernel_id, quiet.total_seconds(),
+                                 "its page left" if kernel_id in self._connected_once else "no page ever connected")
                 await ensure_async(self.shutdown_kernel(kernel_id))
                 return
         await super().cull_kernel_if_idle(kernel_id)

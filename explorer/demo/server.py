@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import time
@@ -80,11 +81,32 @@ class CappedVoilaHandler(TornadoVoilaHandler):
 
     #: Pages admitted whose kernel may not be listed yet (their rendering has not finished).
     admitting = 0
+    _starting: asyncio.Semaphore | None = None
 
     def initialize(self, **kwargs: Any) -> None:
         self.kernel_cap = int(kwargs.pop("kernel_cap", 0))
         self.retry_after = int(kwargs.pop("retry_after", 60))
+        self.max_starting = int(kwargs.pop("max_starting", 0))
         super().initialize(**kwargs)
+
+    def _pool_ready(self) -> bool:
+        pools = getattr(self.kernel_manager, "_pools", {})
+        return any(task.done() for pool in pools.values() for task in pool)
+
+    async def _render(self, path: str | None) -> None:
+        """Voilà's rendering; at most ``max_starting`` kernels start and run the notebook at once.
+
+        Thirty kernels starting together on two cores all finish late (and Voilà's time limits
+        start to fail them); queued, the first visitors get their page early.  A visitor served
+        from the preheated pool does not queue.
+        """
+        if self.max_starting <= 0 or self._pool_ready():
+            await super().get(path)
+            return
+        if CappedVoilaHandler._starting is None:
+            CappedVoilaHandler._starting = asyncio.Semaphore(self.max_starting)
+        async with CappedVoilaHandler._starting:
+            await super().get(path)
 
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
@@ -103,7 +125,10 @@ class CappedVoilaHandler(TornadoVoilaHandler):
             self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
         CappedVoilaHandler.admitting += renders
         try:
-            await super().get(path)
+            if renders:
+                await self._render(path)
+            else:
+                await super().get(path)
         finally:
             CappedVoilaHandler.admitting -= renders
 
@@ -137,6 +162,8 @@ class DemoVoila(Voila):
 
     kernel_cap = Int(0, config=True, help="Most visitors' kernels at once (0: no cap); beyond, a 503 page.")
     retry_after = Int(60, config=True, help="Seconds a refused visitor is told to wait (Retry-After).")
+    max_starting = Int(0, config=True, help="Most kernels starting and running the notebook at once; more "
+                       "visitors wait in line (0: no limit).")
 
     def init_handlers(self) -> list:
         replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
@@ -145,7 +172,8 @@ class DemoVoila(Voila):
         for spec in super().init_handlers():
             pattern, handler, *rest = spec
             if handler is TornadoVoilaHandler:
-                kwargs = {**(rest[0] if rest else {}), "kernel_cap": self.kernel_cap, "retry_after": self.retry_after}
+                kwargs = {**(rest[0] if rest else {}), "kernel_cap": self.kernel_cap, "retry_after": self.retry_after,
+                          "max_starting": self.max_starting}
                 handlers.append((pattern, CappedVoilaHandler, kwargs))
             else:
                 handlers.append((pattern, replaced.get(handler, handler), *rest))
