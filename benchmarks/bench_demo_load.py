@@ -231,6 +231,9 @@ async def burst(url: str, visitors: int, timeout: float, server: Server, hold: b
             page = await context.new_page()
             contexts.append((context, page))
             started = time.monotonic()
+            sent: list[float] = []
+            page.on("requestfinished", lambda request: sent.append(time.monotonic() - started)
+                    if request.resource_type == "document" else None)
             try:
                 response = await page.goto(url, timeout=timeout * 1000)
                 if response is not None and response.status == 503:
@@ -239,7 +242,8 @@ async def burst(url: str, visitors: int, timeout: float, server: Server, hold: b
                     return
                 await page.locator(".explorer-data-panel").filter(has_text=LANDING_TEXT).wait_for(
                     timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
-                results.append({"outcome": "app", "seconds": time.monotonic() - started})
+                results.append({"outcome": "app", "seconds": time.monotonic() - started,
+                                "html": sent[0] if sent else None})
             except Exception as error:
                 results.append({"outcome": "blank", "seconds": None, "error": type(error).__name__})
 
@@ -288,7 +292,10 @@ def report_burst(label: str, data: dict, visitors: int, pool: int, server: Serve
     print(f"  pages: {len(app)} app, {len(full)} 'demo is full' (503, Retry-After "
           f"{full[0]['retry_after'] if full else '-'} s), {len(blank)} blank or timed out"
           + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
+    html = [r["html"] for r in results if r.get("html") is not None]
     print(f"  time to a visible app (s): {quantiles(app)}; all outcomes within {data['wall']:.0f} s")
+    print(f"  of which the server's part, request to the rendered page fully sent (s): {quantiles(html)}; "
+          f"the rest is the browsers (all {visitors} on this machine's cores) loading the page's scripts")
     if data["rss"]:
         print(f"  per kernel at the landing view ({data['kernels']} kernels, {pool} of them the refilled pool): "
               f"RSS median {statistics.median(data['rss']) / MB:.0f} MB, PSS median "

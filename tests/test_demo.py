@@ -204,3 +204,39 @@ def test_kernel_hooks_log_tracebacks_and_cancel_background_work_at_shutdown(monk
             root.removeHandler(handler)
         for handler in saved:
             root.addHandler(handler)
+
+
+def test_kernels_whose_page_left_are_culled_busy_or_idle_but_not_while_a_page_loads():
+    import asyncio
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from jupyter_server._tz import utcnow
+
+    from explorer.demo.kernels import DemoKernelManager
+
+    manager = DemoKernelManager(cull_unconnected_timeout=60, cull_never_connected_timeout=300,
+                                cull_idle_timeout=600)
+    shut = []
+
+    async def shutdown_kernel(kernel_id, *args, **kwargs):
+        shut.append(kernel_id)
+
+    manager.shutdown_kernel = shutdown_kernel
+    quiet = utcnow() - timedelta(seconds=90)
+    for kernel_id in ("left-busy", "loading", "connected-busy"):
+        manager._kernels[kernel_id] = SimpleNamespace(last_activity=quiet, execution_state="busy",
+                                                      kernel_name="python3",
+                                                      kernel_spec=SimpleNamespace(metadata={}))
+        manager._kernel_connections[kernel_id] = 0
+    manager.notify_connect("left-busy")
+    manager.notify_disconnect("left-busy")
+    manager._kernels["left-busy"].last_activity = quiet  # the page left 90 s ago
+    manager.notify_connect("connected-busy")
+
+    async def cull_all():
+        for kernel_id in list(manager._kernels):
+            await manager.cull_kernel_if_idle(kernel_id)
+
+    asyncio.run(cull_all())
+    assert shut == ["left-busy"]  # "loading": its page never connected yet; "connected-busy": a visitor is there
