@@ -40,6 +40,8 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _common import tee_stdout  # noqa: E402  (benchmarks/_common.py)
 
+from explorer.demo.kernels import kernel_processes  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
@@ -89,14 +91,7 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def kernels(self) -> list[psutil.Process]:
-        found = []
-        for child in psutil.Process(self.process.pid).children(recursive=True):
-            try:
-                if child.status() != psutil.STATUS_ZOMBIE and "ipykernel" in " ".join(child.cmdline()):
-                    found.append(child)
-            except psutil.Error:
-                pass
-        return found
+        return kernel_processes(self.process.pid)
 
     def memory(self) -> int:
         """RSS of the server and its kernels."""

@@ -9,6 +9,7 @@ server keeps answering; client messages that fail validation send no traceback b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import concurrent.futures
 import json
 import re
@@ -18,11 +19,13 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from pathlib import Path
 
 import psutil
 import pytest
 from playwright.sync_api import expect
 
+from explorer.demo import kernels as demo_kernels
 from tests.e2e.conftest import free_port, require_chromium, wait_for_http
 from tests.e2e.helpers import open_tab, save_screenshot
 
@@ -30,41 +33,41 @@ V1 = "v1.kernel.websocket.jupyter.org"
 MALFORMED_FRAME = (1 << 40).to_bytes(8, "little") + bytes(8)
 
 
-@pytest.fixture(scope="module")
-def demo_server(tmp_path_factory):
-    """(base URL, server process) of ``privacy-explorer --demo --max-kernels 1 --pool 0``."""
-    require_chromium()
+@contextlib.contextmanager
+def demo_server_process(folder: Path, *args: str):
+    """``privacy-explorer --demo ARGS`` on a free loopback port: yields (base URL, process, log path)."""
     port = free_port()
-    log_path = tmp_path_factory.mktemp("demo") / "server.log"
+    log_path = folder / "server.log"
     log = open(log_path, "w")
     process = subprocess.Popen([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser", "--port", str(port),
-                                "--max-kernels", "1", "--pool", "0"],
-                               stdout=log, stderr=subprocess.STDOUT, cwd=log_path.parent)
+                                *args], stdout=log, stderr=subprocess.STDOUT, cwd=folder)
     url = f"http://127.0.0.1:{port}/"
     try:
-        wait_for_http(url + "voila/static/favicon.ico", process)
-    except RuntimeError:
+        try:
+            wait_for_http(url + "voila/static/favicon.ico", process)
+        except RuntimeError:
+            raise RuntimeError(f"privacy-explorer --demo did not start; log:\n{log_path.read_text()[-3000:]}") \
+                from None
+        yield url, process, log_path
+    finally:
         process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
         log.close()
-        raise RuntimeError(f"privacy-explorer --demo did not start; log:\n{log_path.read_text()[-3000:]}") from None
-    yield url, process, log_path
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    """(base URL, server process, log path) of ``privacy-explorer --demo --max-kernels 1 --pool 0``."""
+    require_chromium()
+    with demo_server_process(tmp_path_factory.mktemp("demo"), "--max-kernels", "1", "--pool", "0") as server:
+        yield server
 
 
 def kernel_processes(server: subprocess.Popen) -> list[psutil.Process]:
-    found = []
-    for child in psutil.Process(server.pid).children(recursive=True):
-        try:
-            if child.status() != psutil.STATUS_ZOMBIE and "ipykernel" in " ".join(child.cmdline()):
-                found.append(child)
-        except psutil.Error:
-            pass
-    return found
+    return demo_kernels.kernel_processes(server.pid)
 
 
 def wait_for_kernels(server: subprocess.Popen, count: int, timeout: float) -> int:

@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,6 +17,7 @@ from playwright.sync_api import expect
 
 from explorer.core.datasets import DEFAULT_MAX_BYTES
 from tests.e2e.conftest import REQUIRE_BROWSER, free_port, require_chromium, wait_for_http
+from tests.e2e.test_demo_e2e import demo_server_process
 from tests.e2e.helpers import open_tab, save_screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,8 +51,6 @@ def proxied_demo(tmp_path_factory):
             pytest.fail(message)
         pytest.skip(message)
     folder = tmp_path_factory.mktemp("nginx")
-    app_port, proxy_port = free_port(), free_port()
-    (folder / "site.conf").write_text(site_config(app_port, proxy_port))
     temp = {name: folder / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
     for path in temp.values():
         path.mkdir()
@@ -67,27 +65,24 @@ def proxied_demo(tmp_path_factory):
         f"  fastcgi_temp_path {temp['fastcgi']}; uwsgi_temp_path {temp['uwsgi']}; scgi_temp_path {temp['scgi']};\n"
         f"  include {folder / 'site.conf'};\n"
         "}\n")
-    server_log = open(folder / "server.log", "w")
-    server = subprocess.Popen([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser", "--port", str(app_port),
-                               "--max-kernels", "2", "--pool", "0"],
-                              stdout=server_log, stderr=subprocess.STDOUT, cwd=folder)
     nginx_log = open(folder / "nginx.log", "w")
-    nginx = subprocess.Popen([NGINX, "-e", "stderr", "-p", str(folder), "-c", str(folder / "nginx.conf"),
-                              "-g", "daemon off;"], stdout=nginx_log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{proxy_port}/"
-    try:
-        wait_for_http(f"http://127.0.0.1:{app_port}/voila/static/favicon.ico", server)
-        wait_for_http(url + "voila/static/favicon.ico", nginx, timeout=30)
-        yield url
-    finally:
-        for process in (nginx, server):
-            process.terminate()
+    with demo_server_process(folder, "--max-kernels", "2", "--pool", "0") as (app_url, _, _):
+        proxy_port = free_port()
+        app_port = int(app_url.rstrip("/").rsplit(":", 1)[1])
+        (folder / "site.conf").write_text(site_config(app_port, proxy_port))
+        nginx = subprocess.Popen([NGINX, "-e", "stderr", "-p", str(folder), "-c", str(folder / "nginx.conf"),
+                                  "-g", "daemon off;"], stdout=nginx_log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{proxy_port}/"
+        try:
+            wait_for_http(url + "voila/static/favicon.ico", nginx, timeout=30)
+            yield url
+        finally:
+            nginx.terminate()
             try:
-                process.wait(timeout=15)
+                nginx.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                process.kill()
-        server_log.close()
-        nginx_log.close()
+                nginx.kill()
+            nginx_log.close()
 
 
 def test_the_app_renders_and_works_through_nginx(browser, proxied_demo, tmp_path):
