@@ -1,6 +1,7 @@
 """The shipped nginx site (deploy/nginx/) on loopback in front of ``privacy-explorer --demo``:
-the app renders through it in Chromium (websocket upgrade), bodies over the app's 8 MB upload
-limit are refused, and a burst of page requests from one address is rate-limited."""
+the app renders through it in Chromium (websocket upgrade) from a preheated kernel, which still
+applies the page's ``?config=``; bodies over the app's 8 MB upload limit are refused, and a burst
+of page requests from one address is rate-limited."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def proxied_demo(tmp_path_factory):
         f"  include {folder / 'site.conf'};\n"
         "}\n")
     nginx_log = open(folder / "nginx.log", "w")
-    with demo_server_process(folder, "--max-kernels", "2", "--pool", "0") as (app_url, _, _):
+    with demo_server_process(folder, "--max-kernels", "2", "--pool", "1") as (app_url, _, _):
         proxy_port = free_port()
         app_port = int(app_url.rstrip("/").rsplit(":", 1)[1])
         (folder / "site.conf").write_text(site_config(app_port, proxy_port))
@@ -86,14 +87,19 @@ def proxied_demo(tmp_path_factory):
 
 
 def test_the_app_renders_and_works_through_nginx(browser, proxied_demo, tmp_path):
+    from explorer.app import build_app
+
+    shared = build_app()
+    shared.panels["Data"].dataset.value = "004 running example"
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     try:
-        response = page.goto(proxied_demo, timeout=120_000)
+        # a teacher's link: the preheated kernel (rendered before anyone asked) applies its ?config=
+        response = page.goto(f"{proxied_demo}?{shared.config_query()}", timeout=120_000)
         assert response.status == 200
         page.wait_for_selector(".explorer-app", timeout=120_000)
         # the widgets' state arrives over the websocket, through the proxy's upgrade
-        expect(page.locator(".explorer-data-panel")).to_contain_text("32,561 records", timeout=30_000)
+        expect(page.locator(".explorer-data-panel")).to_contain_text("20 records", timeout=30_000)
         open_tab(page, "About")
         expect(page.locator("text=deniability").first).to_be_visible()
         open_tab(page, "Data")
