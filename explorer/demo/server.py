@@ -57,12 +57,15 @@ DEMO_FULL_HTML = """<!DOCTYPE html>
 <title>The demo is full</title></head>
 <body style="font-family:sans-serif;max-width:40em;margin:4em auto;line-height:1.5">
 <h1>The demo is full</h1>
-<p>The privacy explorer is serving as many visitors as this server can hold ({cap}).
+<p>The privacy explorer is serving as many visitors as this server can hold ({cap}) right now.
 Please try again in {retry} seconds: this page reloads itself then.</p>
 <p>To run it on your own computer: <code>pip install privacy-explorer</code>, then
 <code>privacy-explorer</code>.</p>
 </body></html>
 """
+
+#: Visitors allowed to wait per kernel-start slot before new ones are told the demo is full.
+QUEUE_PER_SLOT = 4
 
 _TEMPLATE_PATH = re.compile(r"^[A-Za-z0-9_.-]+/static/[A-Za-z0-9_./@~+-]+$")
 
@@ -98,29 +101,52 @@ class CappedVoilaHandler(TornadoVoilaHandler):
 
         Thirty kernels starting together on two cores all finish late (and Voilà's time limits
         start to fail them); queued, the first visitors get their page early.  A visitor served
-        from the preheated pool does not queue.
+        from the preheated pool does not queue.  Beyond ``QUEUE_PER_SLOT * max_starting``
+        waiting visitors, a new one gets the "demo is full" page at once rather than a page
+        that would time out.
         """
         if self.max_starting <= 0 or self._pool_ready():
             await super().get(path)
             return
         if CappedVoilaHandler._starting is None:
             CappedVoilaHandler._starting = asyncio.Semaphore(self.max_starting)
-        async with CappedVoilaHandler._starting:
+        CappedVoilaHandler.waiting += 1
+        try:
+            await CappedVoilaHandler._starting.acquire()
+        finally:
+            CappedVoilaHandler.waiting -= 1
+        try:
             await super().get(path)
+        finally:
+            CappedVoilaHandler._starting.release()
+
+    #: Pages waiting for their turn to start a kernel.
+    waiting = 0
+
+    def _full(self) -> str | None:
+        """Why a new visitor cannot be served now, or None."""
+        if self.kernel_cap > 0:
+            busy = visitor_kernel_count(self.kernel_manager) + CappedVoilaHandler.admitting
+            if busy >= self.kernel_cap:
+                return f"{busy} of {self.kernel_cap} kernels"
+        if self.max_starting > 0 and CappedVoilaHandler.waiting >= QUEUE_PER_SLOT * self.max_starting \
+                and not self._pool_ready():
+            return f"{CappedVoilaHandler.waiting} visitors already waiting for a kernel"
+        return None
 
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
         renders = not (self.notebook_path and path)
-        if renders and self.kernel_cap > 0:
-            busy = visitor_kernel_count(self.kernel_manager) + CappedVoilaHandler.admitting
-            if busy >= self.kernel_cap:
-                self.log.warning("Demo full (%d of %d kernels): 503 for a new visitor", busy, self.kernel_cap)
-                self.set_status(503)
-                self.set_header("Retry-After", str(self.retry_after))
-                self.set_header("Content-Type", "text/html; charset=utf-8")
-                self.set_header("Cache-Control", "no-store")
-                self.finish(DEMO_FULL_HTML.format(retry=self.retry_after, cap=html.escape(str(self.kernel_cap))))
-                return
+        reason = self._full() if renders else None
+        if reason is not None:
+            self.log.warning("Demo full (%s): 503 for a new visitor", reason)
+            self.set_status(503)
+            self.set_header("Retry-After", str(self.retry_after))
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(DEMO_FULL_HTML.format(retry=self.retry_after,
+                                              cap=html.escape(str(self.kernel_cap or "its limit"))))
+            return
         if renders:
             self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
         CappedVoilaHandler.admitting += renders
