@@ -240,3 +240,34 @@ def test_kernels_whose_page_left_are_culled_busy_or_idle_but_not_while_a_page_lo
 
     asyncio.run(cull_all())
     assert shut == ["left-busy"]  # "loading": its page never connected yet; "connected-busy": a visitor is there
+
+
+def test_a_new_visitor_is_refused_at_the_cap_or_when_the_expected_wait_is_long(monkeypatch):
+    from types import SimpleNamespace
+
+    from explorer.demo.server import CappedVoilaHandler
+
+    kernels = ["a", "b", "c"]
+
+    class Handler(CappedVoilaHandler):
+        kernel_manager = SimpleNamespace(list_kernel_ids=lambda: list(kernels), _pools={})
+
+    handler = Handler.__new__(Handler)
+    handler.kernel_cap, handler.max_starting, handler.max_wait = 4, 2, 90.0
+    monkeypatch.setattr(CappedVoilaHandler, "admitting", 0)
+    monkeypatch.setattr(CappedVoilaHandler, "waiting", 0)
+    monkeypatch.setattr(CappedVoilaHandler, "render_seconds", 10.0)
+    assert handler._full() is None
+    CappedVoilaHandler.admitting = 1  # a page being rendered counts before its kernel is listed
+    assert handler._full() == "4 of 4 kernels"
+    CappedVoilaHandler.admitting = 0
+    handler.kernel_cap = 0
+    CappedVoilaHandler.waiting = 17  # (17 + 1) / 2 slots x 10 s = 90 s: still served
+    assert handler._full() is None
+    CappedVoilaHandler.waiting = 18  # 95 s
+    assert "about 95 s" in handler._full()
+    CappedVoilaHandler.render_seconds = 2.0  # a quiet machine serves the same line in time
+    assert handler._full() is None
+    handler.max_starting = 0  # no line: always served
+    CappedVoilaHandler.render_seconds = 100.0
+    assert handler._full() is None

@@ -24,7 +24,7 @@ from typing import Any
 
 import tornado.web
 from jupyter_core.utils import ensure_async
-from traitlets import Int
+from traitlets import Float, Int
 from voila.app import Voila
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import TemplateStaticFileHandler
@@ -64,8 +64,8 @@ Please try again in {retry} seconds: this page reloads itself then.</p>
 </body></html>
 """
 
-#: Visitors allowed to wait per kernel-start slot before new ones are told the demo is full.
-QUEUE_PER_SLOT = 4
+#: Longest expected wait for a kernel start (seconds) before new visitors are told the demo is full.
+DEFAULT_MAX_WAIT = 90.0
 
 _TEMPLATE_PATH = re.compile(r"^[A-Za-z0-9_.-]+/static/[A-Za-z0-9_./@~+-]+$")
 
@@ -90,6 +90,7 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         self.kernel_cap = int(kwargs.pop("kernel_cap", 0))
         self.retry_after = int(kwargs.pop("retry_after", 60))
         self.max_starting = int(kwargs.pop("max_starting", 0))
+        self.max_wait = float(kwargs.pop("max_wait", DEFAULT_MAX_WAIT))
         super().initialize(**kwargs)
 
     def _pool_ready(self) -> bool:
@@ -101,9 +102,9 @@ class CappedVoilaHandler(TornadoVoilaHandler):
 
         Thirty kernels starting together on two cores all finish late (and Voilà's time limits
         start to fail them); queued, the first visitors get their page early.  A visitor served
-        from the preheated pool does not queue.  Beyond ``QUEUE_PER_SLOT * max_starting``
-        waiting visitors, a new one gets the "demo is full" page at once rather than a page
-        that would time out.
+        from the preheated pool does not queue.  When a new visitor's expected wait (visitors
+        waiting / ``max_starting`` x the recent rendering time) exceeds ``max_wait``, they get
+        the "demo is full" page at once rather than a page that would time out.
         """
         if self.max_starting <= 0 or self._pool_ready():
             await super().get(path)
@@ -115,13 +116,18 @@ class CappedVoilaHandler(TornadoVoilaHandler):
             await CappedVoilaHandler._starting.acquire()
         finally:
             CappedVoilaHandler.waiting -= 1
+        started = time.monotonic()
         try:
             await super().get(path)
         finally:
             CappedVoilaHandler._starting.release()
+            CappedVoilaHandler.render_seconds += 0.2 * (time.monotonic() - started
+                                                        - CappedVoilaHandler.render_seconds)
 
     #: Pages waiting for their turn to start a kernel.
     waiting = 0
+    #: Moving average of a page's rendering time (kernel start and notebook run), seconds.
+    render_seconds = 5.0
 
     def _full(self) -> str | None:
         """Why a new visitor cannot be served now, or None."""
@@ -129,9 +135,11 @@ class CappedVoilaHandler(TornadoVoilaHandler):
             busy = visitor_kernel_count(self.kernel_manager) + CappedVoilaHandler.admitting
             if busy >= self.kernel_cap:
                 return f"{busy} of {self.kernel_cap} kernels"
-        if self.max_starting > 0 and CappedVoilaHandler.waiting >= QUEUE_PER_SLOT * self.max_starting \
-                and not self._pool_ready():
-            return f"{CappedVoilaHandler.waiting} visitors already waiting for a kernel"
+        if self.max_starting > 0 and not self._pool_ready():
+            wait = (CappedVoilaHandler.waiting + 1) / self.max_starting * CappedVoilaHandler.render_seconds
+            if wait > self.max_wait:
+                return (f"{CappedVoilaHandler.waiting} visitors waiting for a kernel, about {wait:.0f} s "
+                        f"for a new one")
         return None
 
     @tornado.web.authenticated
@@ -190,6 +198,9 @@ class DemoVoila(Voila):
     retry_after = Int(60, config=True, help="Seconds a refused visitor is told to wait (Retry-After).")
     max_starting = Int(0, config=True, help="Most kernels starting and running the notebook at once; more "
                        "visitors wait in line (0: no limit).")
+    max_wait = Float(DEFAULT_MAX_WAIT, config=True,
+                     help="A visitor whose expected wait in that line exceeds this many seconds gets the "
+                          "'demo is full' page at once.")
 
     def init_handlers(self) -> list:
         replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
@@ -199,7 +210,7 @@ class DemoVoila(Voila):
             pattern, handler, *rest = spec
             if handler is TornadoVoilaHandler:
                 kwargs = {**(rest[0] if rest else {}), "kernel_cap": self.kernel_cap, "retry_after": self.retry_after,
-                          "max_starting": self.max_starting}
+                          "max_starting": self.max_starting, "max_wait": self.max_wait}
                 handlers.append((pattern, CappedVoilaHandler, kwargs))
             else:
                 handlers.append((pattern, replaced.get(handler, handler), *rest))
