@@ -271,3 +271,43 @@ def test_a_new_visitor_is_refused_at_the_cap_or_when_the_expected_wait_is_long(m
     handler.max_starting = 0  # no line: always served
     CappedVoilaHandler.render_seconds = 100.0
     assert handler._full() is None
+
+
+def test_a_visitor_who_leaves_while_in_line_starts_no_kernel(monkeypatch):
+    import asyncio
+    from types import SimpleNamespace
+
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from explorer.demo.server import CappedVoilaHandler
+
+    rendered = []
+
+    async def fake_get(self, path=None):
+        rendered.append(path)
+
+    monkeypatch.setattr(TornadoVoilaHandler, "get", fake_get)
+
+    class Handler(CappedVoilaHandler):
+        kernel_manager = SimpleNamespace(list_kernel_ids=lambda: [], _pools={})
+
+    async def scenario():
+        monkeypatch.setattr(CappedVoilaHandler, "_starting", asyncio.Semaphore(1))
+        monkeypatch.setattr(CappedVoilaHandler, "waiting", 0)
+        await CappedVoilaHandler._starting.acquire()  # the only slot is taken
+        leaving, staying = Handler.__new__(Handler), Handler.__new__(Handler)
+        for handler in (leaving, staying):
+            handler.max_starting, handler._gone = 1, asyncio.Event()
+        first = asyncio.ensure_future(leaving._render("left"))
+        second = asyncio.ensure_future(staying._render("stayed"))
+        await asyncio.sleep(0.01)
+        assert CappedVoilaHandler.waiting == 2
+        leaving._gone.set()  # the first visitor closes the tab while in line
+        await asyncio.sleep(0.01)
+        assert first.done() and CappedVoilaHandler.waiting == 1
+        CappedVoilaHandler._starting.release()
+        await asyncio.wait_for(second, 1)
+        assert CappedVoilaHandler.waiting == 0 and not CappedVoilaHandler._starting.locked()
+
+    asyncio.run(scenario())
+    assert rendered == ["stayed"]

@@ -91,7 +91,12 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         self.retry_after = int(kwargs.pop("retry_after", 60))
         self.max_starting = int(kwargs.pop("max_starting", 0))
         self.max_wait = float(kwargs.pop("max_wait", DEFAULT_MAX_WAIT))
+        self._gone = asyncio.Event()
         super().initialize(**kwargs)
+
+    def on_connection_close(self) -> None:
+        self._gone.set()
+        super().on_connection_close()
 
     def _pool_ready(self) -> bool:
         pools = getattr(self.kernel_manager, "_pools", {})
@@ -112,10 +117,19 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         if CappedVoilaHandler._starting is None:
             CappedVoilaHandler._starting = asyncio.Semaphore(self.max_starting)
         CappedVoilaHandler.waiting += 1
+        acquire = asyncio.ensure_future(CappedVoilaHandler._starting.acquire())
+        gone = asyncio.ensure_future(self._gone.wait())
         try:
-            await CappedVoilaHandler._starting.acquire()
+            await asyncio.wait({acquire, gone}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             CappedVoilaHandler.waiting -= 1
+            gone.cancel()
+        if not acquire.done() or acquire.cancelled():
+            acquire.cancel()  # the visitor left while in line: no kernel is started for them
+            return
+        if self._gone.is_set():
+            CappedVoilaHandler._starting.release()
+            return
         started = time.monotonic()
         try:
             await super().get(path)
