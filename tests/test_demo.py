@@ -14,7 +14,7 @@ from traitlets.utils.importstring import import_item
 
 from explorer import cli
 from explorer.demo import kernel as kernel_hooks
-from explorer.demo.kernels import KERNEL_MEMORY_BYTES, RESERVED_BYTES, default_kernel_cap
+from explorer.demo.kernels import KERNEL_MEMORY_BYTES, KERNELS_PER_CORE, RESERVED_BYTES, default_kernel_cap
 from explorer.demo.server import CONTENT_SECURITY_POLICY, SafeTemplateStaticFileHandler
 from explorer.demo.websocket import (MAX_BUFFERS, REDACTED, MalformedFrame, SafeKernelWebsocketConnection,
                                      parse_v1_frame)
@@ -110,8 +110,9 @@ def test_traversing_template_paths_are_refused_with_404():
 
 
 def test_the_default_kernel_cap_follows_the_machines_memory():
-    assert default_kernel_cap(RESERVED_BYTES + 10 * KERNEL_MEMORY_BYTES) == 10
-    assert default_kernel_cap(RESERVED_BYTES) == 1
+    assert default_kernel_cap(RESERVED_BYTES + 10 * KERNEL_MEMORY_BYTES, cores=64) == 10
+    assert default_kernel_cap(RESERVED_BYTES, cores=64) == 1
+    assert default_kernel_cap(RESERVED_BYTES + 100 * KERNEL_MEMORY_BYTES, cores=2) == 2 * KERNELS_PER_CORE
     assert default_kernel_cap() >= 1
 
 

@@ -27,33 +27,50 @@ __all__ = ["DemoKernelManager", "default_kernel_cap", "kernel_processes", "KERNE
 #: measures about 190 MB (benchmarks/results/demo_load.txt); the rest is headroom for a
 #: visitor's computation and plots.
 KERNEL_MEMORY_BYTES = 400 * 2**20
+#: Kernels per CPU core for the default cap (most sit idle; their start-up and a visitor's
+#: computations are what take the cores).
+KERNELS_PER_CORE = 15
 #: Memory kept for the server itself, the operating system and the reverse proxy.
 RESERVED_BYTES = 2 * 2**30
 
 
-def default_kernel_cap(total_bytes: int | None = None) -> int:
-    """The default cap on live kernels: the machine's memory over a per-kernel budget.
+def default_kernel_cap(total_bytes: int | None = None, cores: int | None = None) -> int:
+    """The default cap on live kernels: the machine's memory over a per-kernel budget, and
+    at most ``KERNELS_PER_CORE`` per core.
 
     Parameters
     ----------
     total_bytes : int, optional
         Physical memory in bytes (default: this machine's).
+    cores : int, optional
+        CPU cores (default: this machine's).
 
     Returns
     -------
     int
-        ``max(1, (total_bytes - RESERVED_BYTES) // KERNEL_MEMORY_BYTES)``.
+        ``max(1, min((total_bytes - RESERVED_BYTES) // KERNEL_MEMORY_BYTES, KERNELS_PER_CORE * cores))``.
+
+    Notes
+    -----
+    Memory alone allows 55 kernels on a 2-core, 24 GB machine, but the soak of
+    ``benchmarks/bench_demo_load.py`` showed the two cores swamped well before that; a burst of 30
+    visitors on those two cores all rendered.
 
     Examples
     --------
-    >>> default_kernel_cap(24 * 2**30)
+    >>> default_kernel_cap(24 * 2**30, cores=8)
     56
-    >>> default_kernel_cap(2**30)
+    >>> default_kernel_cap(24 * 2**30, cores=2)
+    30
+    >>> default_kernel_cap(2**30, cores=2)
     1
     """
     if total_bytes is None:
         total_bytes = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    return max(1, (int(total_bytes) - RESERVED_BYTES) // KERNEL_MEMORY_BYTES)
+    if cores is None:
+        cores = os.cpu_count() or 1
+    by_memory = (int(total_bytes) - RESERVED_BYTES) // KERNEL_MEMORY_BYTES
+    return max(1, min(by_memory, KERNELS_PER_CORE * int(cores)))
 
 
 class DemoKernelManager(AsyncMappingKernelManager):
