@@ -1,12 +1,13 @@
-"""Benchmark and reproduction of multi-dimensional RR (paper 003) on UCI Adult.
+"""Benchmark and reproduction of multi-dimensional RR (Domingo-Ferrer and Soria-Comas 2022) on UCI Adult.
 
-    python benchmarks/bench_multidim_rr.py [--quick] [--runs N] [--out benchmarks/results/multidim_rr.txt]
+    python benchmarks/bench_multidim_rr.py [--quick] [--runs N] [--out PATH]
 
 Prints timings with ratios against baselines measured in the same run (never
 asserts on time), then reproduces Table 1 under several readings of the paper
 and compares every cell with the printed value (median |measured/printed - 1|).
-Writes the report to ``benchmarks/results/multidim_rr.txt`` and the cell tables
-to ``benchmarks/results/multidim_rr_table1_<reading>.csv``.
+Prints only, unless ``--out PATH`` is given: the report is then written to PATH and the
+cell tables to ``multidim_rr_table1_<reading>.csv`` beside it (the committed figures are
+``benchmarks/results/multidim_rr.txt`` and its CSVs, from a full run).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from explorer.core.multidim_rr import (  # noqa: E402
     dependence_matrix,
     estimate_joint,
     joint_codes,
+    make_proper,
     n_combinations,
     query_frequency_clusters,
     random_count_query,
@@ -166,7 +168,6 @@ def speed(quick: bool) -> None:
         t_theirs = best_of(theirs, 1)
         rep = ours()
         lam = np.bincount(rep, minlength=k) / rep.size
-        from explorer.core.multidim_rr import make_proper
         ours_est = make_proper(m.solve(lam), "clip")[0]
         theirs_est = GRR_Aggregator_MI(rep, k, epsilon)
         print(f"peer multi-freq-ldpy GRR on education (k = 16, eps = 1, n = {sub.size:,}):")
@@ -192,8 +193,8 @@ READINGS = {
 }
 
 
-def reproduction(runs: int, quick: bool) -> None:
-    print(f"Reproduction of 003 Table 1 (Adult, sigma = 0.1, one count query per run, medians over {runs} runs;")
+def reproduction(runs: int, quick: bool, tables: Path | None) -> None:
+    print(f"Reproduction of Table 1 of Domingo-Ferrer and Soria-Comas (2022) (Adult, sigma = 0.1, one count query per run, medians over {runs} runs;")
     print("default process pool). Measured (printed) per cell; readings = (per-attribute matrix, dependences, "
           "proper distribution).")
     readings = dict(READINGS)
@@ -204,7 +205,8 @@ def reproduction(runs: int, quick: bool) -> None:
         n_runs = runs if i == 0 else max(50, runs // 5)
         result = run_table(runs=n_runs, seed=2026, mechanism=mechanism, dependence=dependence, proper=proper)
         comparison = compare_with_paper(result.summary)
-        comparison.to_csv(RESULTS / f"multidim_rr_table1_{name}.csv", index=False)
+        if tables is not None:
+            comparison.to_csv(tables / f"multidim_rr_table1_{name}.csv", index=False)
         grid = table_view(result.summary)
         printed = PAPER_TABLE1.pivot_table(index=["p", "T_d"], columns="T_v", values="relative_error")
         print()
@@ -236,18 +238,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs and readings")
     parser.add_argument("--runs", type=int, default=None, help="runs a cell for the first reading")
-    parser.add_argument("--out", default=str(RESULTS / "multidim_rr.txt"))
+    parser.add_argument("--out", default=None,
+                        help=f"write the report here and the Table 1 CSVs beside it (e.g. {RESULTS / 'multidim_rr.txt'})")
     parser.add_argument("--skip-reproduction", action="store_true")
     args = parser.parse_args(argv)
     runs = args.runs or (50 if args.quick else 1000)
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    with tee_stdout(args.out):
+    with tee_stdout(out):
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         print(f"bench_multidim_rr.py {'--quick' if args.quick else ''} ({stamp})")
         speed(args.quick)
         if not args.skip_reproduction:
-            reproduction(runs, args.quick)
+            reproduction(runs, args.quick, out.parent if out is not None else None)
         print(f"\ntotal {time.perf_counter() - started:.0f} s")
     return 0
 

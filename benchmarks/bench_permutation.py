@@ -1,13 +1,18 @@
-"""Benchmark of the permutation paradigm (paper 004): permutation distances, reverse mapping, verification.
+"""Benchmark of the permutation paradigm (Domingo-Ferrer and Muralidhar 2016): distances, reverse mapping, verification.
 
-    python benchmarks/bench_permutation.py [--quick] [--out benchmarks/results/permutation.txt]
+    python benchmarks/bench_permutation.py [--quick] [--only distances,literal,reverse,memory,verify]
+                                           [--repeat 3] [--out benchmarks/results/permutation.txt]
 
 Prints wall times with ratios against baselines measured in the same run (never
-asserts on time):
+asserts on time), and the load average at the start and at the end.  Nothing is
+written unless ``--out`` is given.
 
-* ``permutation_distances`` (004 Algorithm 2 via a Chebyshev cKDTree with every
+* ``permutation_distances`` (Algorithm 2 via a Chebyshev cKDTree with every
   tie at the minimum) for n = 1,000,000 records, m = 3, against a bare cKDTree
-  sketch (build + 1-nearest query on the rank vectors) measured here;
+  sketch (ranks, nearest values by searchsorted, build + 1-nearest query on the
+  rank vectors) measured here, alternating the two ``--repeat`` times and
+  keeping the best of each; once with one thread each, once with
+  ``workers=-1`` for both queries;
 * the literal transcription of Algorithm 2 at n = 5,000 and its quadratic
   extrapolation to n = 1,000,000;
 * ``reverse_map_frame`` (004 Algorithm 1) for 10,000,000 x 3 against one
@@ -30,11 +35,15 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from scipy.spatial import cKDTree  # noqa: E402
+
+import _common  # noqa: E402
 
 from explorer.core.masking import mask  # noqa: E402
 from explorer.core.permutation import (  # noqa: E402
@@ -44,16 +53,21 @@ from explorer.core.permutation import (  # noqa: E402
     reverse_map_frame,
 )
 
-RESULTS = ROOT / "benchmarks" / "results"
+
+SECTIONS = ("distances", "literal", "reverse", "memory", "verify")
 
 
 def timed(func, repeat: int = 1) -> float:
     """Best wall time (seconds) of ``repeat`` calls."""
-    best = float("inf")
+    return _common.timed(func, repeat)[1]
+
+
+def alternating(funcs: dict, repeat: int) -> dict:
+    """Best wall time of each function, the functions called in turn ``repeat`` times (load drifts hit all)."""
+    best = {name: float("inf") for name in funcs}
     for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
+        for name, func in funcs.items():
+            best[name] = min(best[name], timed(func))
     return best
 
 
@@ -65,13 +79,13 @@ def data(n: int, m: int = 3, seed: int = 0, noise: float = 0.25) -> tuple[np.nda
     return x, y
 
 
-def sketch(x: np.ndarray, y: np.ndarray) -> None:
+def sketch(x: np.ndarray, y: np.ndarray, workers: int = 1) -> None:
     """The issue's baseline: ranks of Y, R* by searchsorted, cKDTree(p=inf) build and 1-NN query."""
     r = ranks(y, ties="first")
     s = np.sort(y, axis=0)
     r_star = np.column_stack([np.searchsorted(s[:, j], x[:, j]) for j in range(x.shape[1])]) + 1
     tree = cKDTree(r.astype(float))
-    tree.query(r_star.astype(float), k=1, p=np.inf)
+    tree.query(r_star.astype(float), k=1, p=np.inf, workers=workers)
 
 
 CHILD = """
@@ -105,9 +119,16 @@ print(base, peak, t, int(res.distance.max()))
 def main(argv: list[str] | None = None) -> str:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="sizes divided by 10")
-    parser.add_argument("--out", default=None, help="write the report here (default benchmarks/results/permutation.txt;"
-                                                    " --quick does not write unless --out is given)")
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated sections to run, of {', '.join(SECTIONS)} (default all)")
+    parser.add_argument("--repeat", type=int, default=3, help="alternating repetitions of the distances (default 3)")
+    parser.add_argument("--out", default=None,
+                        help="write the report here (e.g. benchmarks/results/permutation.txt); default: print only")
     args = parser.parse_args(argv)
+    only = [part.strip() for part in args.only.split(",") if part.strip()]
+    unknown = sorted(set(only) - set(SECTIONS))
+    if unknown:
+        parser.error(f"--only: unknown section(s) {unknown}; choose among {list(SECTIONS)}")
     scale = 10 if args.quick else 1
     n_big = 1_000_000 // scale
     n_literal = 5_000 // (5 if args.quick else 1)
@@ -119,27 +140,57 @@ def main(argv: list[str] | None = None) -> str:
         print(text)
         buffer.write(text + "\n")
 
-    say(f"bench_permutation  {'--quick' if args.quick else 'full'}  numpy {np.__version__}  "
-        f"cores {os.cpu_count()}  load {os.getloadavg()[0]:.1f}")
+    say(f"bench_permutation  {'--quick' if args.quick else 'full'}  sections {','.join(only)}  "
+        f"numpy {np.__version__}  scipy {scipy.__version__}  cores {os.cpu_count()}")
+    say("load average at start (1, 5, 15 min): " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
     say(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     say()
 
     # 1. permutation distances, n = 1e6, m = 3
     x, y = data(n_big)
-    t_sketch = timed(lambda: sketch(x, y))
-    t_fast = timed(lambda: permutation_distances(x, y, ties="first"))
-    t_random = timed(lambda: permutation_distances(x, y, ties="random", rng=0))
-    t_fast2 = timed(lambda: permutation_distances(x, y, ties="first", workers=2))
-    say(f"[1] permutation_distances, n = {n_big:,}, m = 3 (additive noise 0.25 sd)")
-    say(f"    cKDTree sketch (ranks + build + 1-NN, same run)   {t_sketch:8.2f} s")
-    say(f"    permutation_distances, ties='first'              {t_fast:8.2f} s   ratio to sketch {t_fast / t_sketch:5.2f}"
-        f"   (target <= 2)")
-    say(f"    permutation_distances, ties='random' (seeded)    {t_random:8.2f} s   ratio to sketch "
-        f"{t_random / t_sketch:5.2f}")
-    say(f"    permutation_distances, ties='first', workers=2   {t_fast2:8.2f} s")
-    say()
+    if "distances" in only:
+        best = alternating({
+            "sketch": lambda: sketch(x, y),
+            "first": lambda: permutation_distances(x, y, ties="first"),
+            "random": lambda: permutation_distances(x, y, ties="random", rng=0),
+            "sketch-all": lambda: sketch(x, y, workers=-1),
+            "first-all": lambda: permutation_distances(x, y, ties="first", workers=-1),
+        }, args.repeat)
+        say(f"[1] permutation_distances, n = {n_big:,}, m = 3 (additive noise 0.25 sd); best of {args.repeat} "
+            "alternating runs")
+        say(f"    cKDTree sketch (ranks + searchsorted + build + 1-NN), 1 thread  {best['sketch']:8.2f} s")
+        say(f"    permutation_distances, ties='first', 1 thread               {best['first']:8.2f} s   "
+            f"ratio to sketch {best['first'] / best['sketch']:5.2f}   (target <= 1.5)")
+        say(f"    permutation_distances, ties='random' (seeded), 1 thread     {best['random']:8.2f} s   "
+            f"ratio to sketch {best['random'] / best['sketch']:5.2f}")
+        say(f"    cKDTree sketch, query workers=-1                            {best['sketch-all']:8.2f} s")
+        say(f"    permutation_distances, ties='first', workers=-1             {best['first-all']:8.2f} s   "
+            f"ratio to sketch workers=-1 {best['first-all'] / best['sketch-all']:5.2f}")
+        say()
+        t_fast = best["first"]
+    else:
+        t_fast = None
 
     # 2. literal Algorithm 2 at n = 5000 and its quadratic extrapolation
+    if "literal" in only:
+        literal_section(n_literal, n_big, t_fast, say)
+    x = y = None  # free the arrays before the next section
+    if "reverse" in only:
+        reverse_section(n_reverse, say)
+    if "memory" in only:
+        memory_section(n_big, say)
+    if "verify" in only:
+        verify_section(n_verify, say)
+    say("load average at end (1, 5, 15 min): " + ", ".join(f"{v:.2f}" for v in os.getloadavg()))
+    report = buffer.getvalue()
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(report)
+        print(f"written to {args.out}")
+    return report
+
+
+def literal_section(n_literal: int, n_big: int, t_fast: float | None, say) -> None:
     xs, ys = data(n_literal, seed=3)
     t_lit = timed(lambda: permutation_distances(xs, ys, ties="first", method="literal"))
     t_small = timed(lambda: permutation_distances(xs, ys, ties="first"), repeat=3)
@@ -150,12 +201,13 @@ def main(argv: list[str] | None = None) -> str:
     say(f"    literal                                           {t_lit:8.2f} s")
     say(f"    cKDTree                                           {t_small:8.3f} s   literal / cKDTree "
         f"{t_lit / t_small:7.1f}x   same distances: {same}")
+    versus = f"   vs cKDTree {t_fast:.2f} s: {extrapolated / t_fast:,.0f}x" if t_fast else ""
     say(f"    literal extrapolated to n = {n_big:,} (x (n/{n_literal})^2)  {extrapolated:10.0f} s "
-        f"= {extrapolated / 3600:.1f} h   vs cKDTree {t_fast:.2f} s: {extrapolated / t_fast:,.0f}x")
+        f"= {extrapolated / 3600:.1f} h{versus}")
     say()
-    x = y = None  # free the arrays before the next section
 
-    # 3. reverse mapping 10M x 3
+
+def reverse_section(n_reverse: int, say) -> None:
     rng = np.random.default_rng(5)
     xr = rng.normal(size=(n_reverse, 3))
     yr = xr + 0.3 * rng.normal(size=(n_reverse, 3))
@@ -172,9 +224,9 @@ def main(argv: list[str] | None = None) -> str:
     say(f"    reverse_map_frame, ties='first', workers=2        {t_rev_threads:8.2f} s   ratio "
         f"{t_rev_threads / t_sort:5.2f}")
     say()
-    xr = yr = None  # free the arrays before the next section
 
-    # 4. peak memory of the n = 1e6 distances in a child process
+
+def memory_section(n_big: int, say) -> None:
     out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), n=n_big)], capture_output=True,
                          text=True, check=True).stdout.split()
     base_mb, peak_mb, t_child = float(out[0]), float(out[1]), float(out[2])
@@ -183,7 +235,8 @@ def main(argv: list[str] | None = None) -> str:
         f"   increase {peak_mb - base_mb:6.0f} MB   ({t_child:.2f} s)")
     say()
 
-    # 5. random-record verification
+
+def verify_section(n_verify: int, say) -> None:
     xv, yv = data(n_verify, seed=7)
     t_link = timed(lambda: linkage_verification(xv, yv, n_random=n_verify, rng=0))
     t_base = timed(lambda: permutation_distances(xv, yv, ties="random", rng=0))
@@ -192,13 +245,7 @@ def main(argv: list[str] | None = None) -> str:
     say(f"    one permutation_distances call (baseline)         {t_base:8.2f} s")
     say(f"    linkage_verification                              {t_link:8.2f} s   ratio {t_link / t_base:5.2f}")
     say(f"    Hellinger {lv.hellinger:.3f}; {lv.verdict()}")
-    report = buffer.getvalue()
-    out_path = args.out or (None if args.quick else str(RESULTS / "permutation.txt"))
-    if out_path:
-        Path(out_path).parent.mkdir(parents=True, exist_ok=True)
-        Path(out_path).write_text(report)
-        print(f"written to {out_path}")
-    return report
+    say()
 
 
 if __name__ == "__main__":

@@ -1,15 +1,21 @@
 """Randomized response figures: explorer vs multi-freq-ldpy's GRR, and the panel's update cost.
 
-    python benchmarks/bench_randomized_response.py [--quick] [--out benchmarks/results/randomized_response.txt]
+    python benchmarks/bench_randomized_response.py [--quick] [--no-panel] [--out PATH]
 
-Prints figures and ratios measured in this run (never asserts on time):
+Prints figures and ratios measured in this run (never asserts on time); writes them to PATH
+only when ``--out`` is given (the committed figures are benchmarks/results/randomized_response.txt):
 
 * on the same true data (n = 1,000,000 respondents, r = 16 categories, epsilon = 1; n = 100,000
   with --quick): ``randomize`` + ``estimate_frequencies`` (inversion and IBU) against
   multi-freq-ldpy's ``GRR_Client`` (one call per respondent, as the library is meant to be
   used) + ``GRR_Aggregator_MI`` + ``GRR_Aggregator_IBU``; the peer's first (JIT-compiling)
   call is timed apart from the warm calls; the estimates' errors against the truth;
-* the IBU alone on the same counts from a uniform start (the boundary case), per iteration;
+* the iterative Bayesian update from the uniform start (no warm start), end to end from the
+  reports (counting them, then iterating, tol 1e-12), on all categories present and on some
+  categories empty (the maximum on the boundary, the inversion negative): the explorer's
+  SQUAREM-accelerated update, its plain update, and multi-freq-ldpy's ``GRR_Aggregator_IBU``
+  with a cap of 10^7 iterations (its default 10,000 stops short), with iterations and the L1
+  distance between the fixed points reached;
 * the Randomized response panel's update as epsilon moves, r = 2..12: the core computation,
   the blitted redraw (moving artists + the PNG ipympl sends), and a full figure redraw.  The
   canvases are told a browser view is attached (ipympl's "initialized" message, as in the app):
@@ -20,6 +26,7 @@ Prints figures and ratios measured in this run (never asserts on time):
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import statistics
@@ -80,12 +87,82 @@ def peer_benchmark(codes: np.ndarray, truth: np.ndarray, ours: dict) -> None:
     ours_on_peer = rr.estimate_frequencies(counts, matrix, "ibu", kind="counts", tol=1e-12).estimate
     print(f"  IBU on the peer's own reports: explorer {t_our_ibu_peer:.4f} s, ratio {t_ibu / t_our_ibu_peer:.1f}x; "
           f"max |explorer - peer| = {np.max(np.abs(ours_on_peer - est_ibu)):.2e}")
-    # without the warm start: the same update from the uniform distribution, as the peer iterates
-    lam = counts / counts.sum()
-    (_, iterations, _), t_cold, _ = timed(lambda: rr._ibu(matrix, lam, 1e-12, 10_000), 3)
-    _, t_count, _ = timed(lambda: np.bincount(reports_peer, minlength=R), 3)
-    print(f"  IBU from the uniform start (no warm start) on those reports: {t_count + t_cold:.4f} s "
-          f"({iterations} iterations + counting), ratio {t_ibu / (t_count + t_cold):.1f}x")
+
+
+def peer_iterations(obs_freq: np.ndarray, matrix: np.ndarray, cap: int) -> int:
+    """The iterations the peer's (numba-compiled) IBU runs, counted on its Python original."""
+    from multi_freq_ldpy.estimators import Histogram_estimator as peer
+
+    class CountingNumpy:
+        calls = 0
+
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def dot(self, *args):
+            CountingNumpy.calls += 1
+            return np.dot(*args)
+
+    saved = peer.np
+    peer.np = CountingNumpy()
+    try:
+        peer.IBU.py_func(R, matrix, obs_freq, cap, 1e-12, "max_abs")
+    finally:
+        peer.np = saved
+    return CountingNumpy.calls // 2                   # two products per iteration
+
+
+def ibu_benchmark(n: int, reports_all: np.ndarray, rng: np.random.Generator) -> None:
+    """IBU from the uniform start, end to end from n reports, with and without empty categories."""
+    try:
+        from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Aggregator_IBU
+    except Exception as error:  # the peer is optional
+        GRR_Aggregator_IBU = None
+        print(f"multi-freq-ldpy not importable ({type(error).__name__}: {error}); peer figures skipped")
+    matrix = rr.optimal_matrix(R, EPSILON)
+    cap = 10_000_000
+    # true categories 12-15 empty: the maximum lies on the boundary, the inversion is negative there
+    prior = 1.0 / np.arange(1, R + 1)
+    prior[12:] = 0.0
+    prior /= prior.sum()
+    codes = np.random.default_rng(0).choice(R, size=n, p=prior)
+    reports_empty = rr.randomize(codes, matrix, np.random.default_rng(10))
+    negative = int((rr.estimate_frequencies(reports_empty, matrix).estimate < 0).sum())
+    # no report of categories 13 and 15 at all
+    missing = [13, 15]
+    extra = rr.randomize(rng.choice(R, size=2 * n), matrix, rng)
+    kept = np.concatenate([reports_all[~np.isin(reports_all, missing)], extra[~np.isin(extra, missing)]])[:n]
+    print(f"IBU from the uniform start, end to end from {n:,} reports (count, then iterate; tol 1e-12), "
+          f"r = {R}, epsilon = {EPSILON}; best of 3:")
+    print(f"  cases: all categories present (Zipf prior); true categories 12-15 empty (Zipf prior on 0-11: "
+          f"{negative} negative entries in the inversion); no report of categories {missing}")
+    if GRR_Aggregator_IBU is not None:
+        GRR_Aggregator_IBU(reports_all[:10], R, EPSILON)             # numba compilation, not timed
+    print("  case                      method                              time      iterations   L1 to the peer")
+    cases = (("all categories present", reports_all), ("true 12-15 empty", reports_empty),
+             (f"no reports of {missing}", kept))
+    for label, reports in cases:
+        def ours(accelerate: bool, reports=reports):
+            counts = rr.report_counts(reports, R)
+            return rr.iterative_bayesian_update(matrix, counts, tol=1e-12, max_iter=cap, accelerate=accelerate)
+        fast, t_fast, _ = timed(lambda: ours(True), 3)
+        slow, t_slow, _ = timed(lambda: ours(False), 3)
+        peer_estimate, t_peer, peer_its = None, math.nan, 0
+        if GRR_Aggregator_IBU is not None:
+            peer_estimate, t_peer, _ = timed(lambda: GRR_Aggregator_IBU(reports, R, EPSILON, nb_iter=cap, tol=1e-12), 3)
+            counts = np.bincount(reports, minlength=R)
+            peer_its = peer_iterations(counts / counts.sum(), np.asarray(matrix), cap)
+
+        def l1(estimate):
+            return np.abs(estimate - peer_estimate).sum() if peer_estimate is not None else math.nan
+        print(f"  {label:26s}explorer, SQUAREM-accelerated      {1e3 * t_fast:8.2f} ms  {fast.iterations:9d}      "
+              f"{l1(fast.estimate):.1e}")
+        print(f"  {label:26s}explorer, plain update             {1e3 * t_slow:8.2f} ms  {slow.iterations:9d}      "
+              f"{l1(slow.estimate):.1e}")
+        if peer_estimate is not None:
+            print(f"  {label:26s}multi-freq-ldpy GRR_Aggregator_IBU {1e3 * t_peer:8.2f} ms  {peer_its:9d}")
+            print(f"  {label:26s}ratio peer / explorer accelerated: {t_peer / t_fast:.1f}x "
+                  f"(plain: {t_peer / t_slow:.1f}x)")
 
 
 def core_benchmark(n: int) -> None:
@@ -109,14 +186,9 @@ def core_benchmark(n: int) -> None:
     print(f"  simplex                {t_simplex:9.4f} s   max |error| {np.max(np.abs(simplex.estimate - truth)):.5f}")
     print(f"  ibu                    {t_ibu:9.4f} s   max |error| {np.max(np.abs(ibu.estimate - truth)):.5f} "
           f"({ibu.iterations} iteration(s): the inversion is positive, so it is the fixed point)")
-    print(f"  003 Eq. 5 bound on max |error| of the inversion (alpha = 0.05): {bound:.5f}")
-    # IBU from a uniform start on a boundary case (a category with no reports)
-    counts = np.bincount(reports, minlength=R).astype(float)
-    counts[-1] = 0.0
-    hard, t_hard, _ = timed(lambda: rr.estimate_frequencies(counts, matrix, "ibu", kind="counts", tol=1e-12), 3)
-    print(f"  ibu, boundary case (last category emptied; uniform start): {t_hard:.4f} s, {hard.iterations} "
-          f"iterations, {1e6 * t_hard / max(hard.iterations, 1):.1f} us per iteration")
+    print(f"  Eq. 5 bound (Domingo-Ferrer and Soria-Comas 2022) on max |error| of the inversion (alpha = 0.05): {bound:.5f}")
     peer_benchmark(codes, truth, {"randomize": t_rand, "inversion": t_inv, "ibu": t_ibu})
+    ibu_benchmark(n, reports, np.random.default_rng(2))
 
 
 def view_attached(canvas) -> None:
@@ -128,7 +200,11 @@ def view_attached(canvas) -> None:
 
 
 def panel_benchmark(quick: bool) -> None:
-    from explorer.panels.randomized_response import RandomizedResponsePanel
+    try:
+        from explorer.panels.randomized_response import RandomizedResponsePanel
+    except ImportError as error:
+        print(f"panel figures skipped: the widgets are not importable here ({error})")
+        return
 
     print("panel update as epsilon moves (kernel side, median over moves):")
     print("   r   core compute   blitted update (incl. PNG)   full redraw")
@@ -204,9 +280,11 @@ def panel_benchmark(quick: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="n = 100,000 and fewer panel moves")
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "randomized_response.txt"))
+    parser.add_argument("--no-panel", action="store_true", help="skip the panel figures")
+    parser.add_argument("--out", default=None,
+                        help="also write the figures to this file (e.g. benchmarks/results/randomized_response.txt)")
     args = parser.parse_args(argv)
-    out = Path(args.out)
+    out = Path(args.out) if args.out else None
     with tee_stdout(out):
         load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
         print(f"# bench_randomized_response ({'quick' if args.quick else 'full'}) on {platform.platform()}, "
@@ -214,10 +292,12 @@ def main(argv: list[str] | None = None) -> int:
               f"load average {load[0]:.2f} at start")
         print(time.strftime("# %Y-%m-%d %H:%M UTC", time.gmtime()))
         core_benchmark(100_000 if args.quick else 1_000_000)
-        panel_benchmark(args.quick)
+        if not args.no_panel:
+            panel_benchmark(args.quick)
         load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
         print(f"# load average {load[0]:.2f} at the end (the machine is shared: times are inflated by load)")
-    print(f"written to {out}")
+    if out is not None:
+        print(f"written to {out}")
     return 0
 
 

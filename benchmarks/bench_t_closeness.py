@@ -4,19 +4,25 @@
 
 Prints figures and ratios measured in this run (never asserts on time):
 
-* MDAV (vectorised, explorer.core.t_closeness.mdav) on the 32,561 Adult records, k = 10,
+* MDAV (vectorised, explorer.core.microaggregation.mdav) on the 32,561 Adult records, k = 10,
   4 quasi-identifiers (age, education-num, hours-per-week, sex); its scaling in n
   (quadratic in the number of clusters n/k), and a record-by-record MDAV baseline
   on a subsample, in the same run;
 * the closeness profile of those clusters with sensitive = occupation (ratio and EMD);
 * pycanon's ``t_closeness`` on the same clusters (the cluster label as its only
   quasi-identifier), and on Adult's own equivalence classes of the 4 quasi-identifiers.
+
+The results file is written only when ``--out PATH`` is given.  The sha256 of MDAV's labels is printed so
+that runs on different numpy versions can be compared (tests/core/test_t_closeness.py pins it).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
+import math
+import os
 import platform
 import sys
 
@@ -73,15 +79,10 @@ def mdav_record_by_record(x: np.ndarray, k: int) -> np.ndarray:
     return labels
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller scaling runs, no 2x Adult")
-    parser.add_argument("--out", default=None, help="also write the output to this file")
-    args = parser.parse_args()
-    quick = args.quick
-
+def main(quick: bool) -> None:
     print(f"t-closeness benchmark  (python {platform.python_version()}, numpy {np.__version__}, "
           f"pandas {pd.__version__}, {'quick' if quick else 'full'} run)")
+    print(f"load average at start (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     frame = adult()
     n = len(frame)
     print(f"UCI Adult: {n:,} records; quasi-identifiers {QIS}; sensitive = {SENSITIVE}")
@@ -91,6 +92,8 @@ def main() -> None:
     sizes = clusters.sizes
     print(f"\nMDAV k=10 on all {n:,} records: {best:.2f} s (median {median:.2f} s); "
           f"{clusters.n_clusters:,} clusters, sizes {sizes.min()}..{sizes.max()}")
+    digest = hashlib.sha256(clusters.labels.astype("<i8").tobytes()).hexdigest()
+    print(f"  labels sha256 {digest} (ties to the lowest record index: the same on every numpy)")
     _, t50, _ = timed(lambda: mdav(frame, QIS, 50))
     print(f"MDAV k=50 on all records (the panel's default, run without a button): {t50:.2f} s")
 
@@ -131,7 +134,6 @@ def main() -> None:
           f"max EMD = {emd.max_distance:.6f}")
 
     # ---------------------------------------------------------------- t-close microaggregation
-    import math
     for sensitive in ("race", SENSITIVE):
         safe, seconds, _ = timed(lambda: t_close_microaggregation(frame, QIS, sensitive, 10, math.e))
         check = closeness_profile(frame, safe, sensitive, "ratio")
@@ -169,8 +171,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    args_out = None
-    if "--out" in sys.argv:
-        args_out = sys.argv[sys.argv.index("--out") + 1]
-    with tee_stdout(args_out):
-        main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller scaling runs, no 2x Adult")
+    parser.add_argument("--out", default=None, help="also write the output to this file (never written otherwise)")
+    arguments = parser.parse_args()
+    with tee_stdout(arguments.out):
+        main(arguments.quick)
+        print(f"load average at end (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from explorer.errors import (
+    DatasetError,
     ExplorerTypeError,
     InvalidDistributionError,
     InvalidMatrixError,
@@ -29,10 +30,11 @@ __all__ = [
     "check_weights",
     "check_rr_matrix",
     "check_rng",
+    "check_matrix",
     "ROW_SUM_TOLERANCE",
 ]
 
-#: Rows of an RR matrix must sum to 1 within this tolerance (ARCHITECTURE.md).
+#: Rows of an RR matrix must sum to 1 within this tolerance (the matrix convention of docs/conventions.md).
 ROW_SUM_TOLERANCE = 1e-9
 
 
@@ -182,3 +184,62 @@ def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
             raise InvalidParameterError(f"{name} seed must be a non-negative integer, got {rng}")
         return np.random.default_rng(rng)
     raise ExplorerTypeError(f"{name} must be a numpy Generator or an integer seed, got {_fmt(rng)}")
+
+
+def check_matrix(value: Any, name: str = "X", *, columns: Sequence[str] | None = None, allow_missing: bool = False,
+                 hint: str = "drop or fill them first") -> np.ndarray:
+    """A data set as an (n, m) float array: records x attributes (a vector is one attribute).
+
+    Refuses values that are not numbers (:class:`ExplorerTypeError`), arrays
+    of more than two dimensions (:class:`InvalidParameterError`), no record or
+    no attribute, infinite values and, unless ``allow_missing``, missing values
+    (NaN) (:class:`DatasetError`, naming the column and how many values).
+
+    Parameters
+    ----------
+    value : array_like
+        The data.
+    name : str
+        The parameter's name, used in messages.
+    columns : sequence of str, optional
+        Column names for the messages (default: column numbers from 1).
+    allow_missing : bool
+        Keep NaN (the caller has a missing-value policy).
+    hint : str
+        What the message about missing values suggests.
+
+    Returns
+    -------
+    numpy.ndarray
+        A float64 array of shape (n, m); a copy only when the input is not
+        already one.
+
+    Examples
+    --------
+    >>> check_matrix([1, 2, 3]).shape
+    (3, 1)
+    >>> check_matrix([[1.0, float("nan")]])
+    Traceback (most recent call last):
+    ...
+    explorer.errors.DatasetError: X column 2 has 1 missing or infinite values; drop or fill them first
+    """
+    try:
+        matrix = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ExplorerTypeError(f"{name} must be a numeric array, got {_fmt(value)}") from None
+    if matrix.ndim == 1:
+        matrix = matrix[:, None]
+    if matrix.ndim != 2:
+        raise InvalidParameterError(f"{name} must be a 2-D array (records x attributes), got shape {matrix.shape}")
+    if matrix.shape[0] == 0:
+        raise DatasetError(f"{name} has no records")
+    if matrix.shape[1] == 0:
+        raise DatasetError(f"{name} has no attributes")
+    bad = np.isinf(matrix) if allow_missing else ~np.isfinite(matrix)
+    if bad.any():
+        counts = bad.sum(axis=0)
+        j = int(np.flatnonzero(counts)[0])
+        label = repr(str(columns[j])) if columns is not None else str(j + 1)
+        what = "infinite values" if allow_missing else f"missing or infinite values; {hint}"
+        raise DatasetError(f"{name} column {label} has {int(counts[j])} {what}")
+    return matrix

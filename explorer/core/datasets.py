@@ -28,6 +28,7 @@ import pandas as pd
 
 from explorer._validation import check_int, check_number, check_rng
 from explorer.errors import DatasetError, ExplorerTypeError
+from explorer.references import cite, full_citation
 
 __all__ = [
     "DatasetInfo",
@@ -144,15 +145,21 @@ _RUIZ_TABLE_1 = """\
 29 160 -1008 29 164 -1927
 """
 
-_RUIZ_CITATION = ("N. Ruiz, On some consequences of the permutation paradigm for data anonymization: "
-                  "centrality of permutation matrices, universal measures of disclosure risk and information loss, evaluation by dominance (Table 1)")
+_RUIZ_CITATION = full_citation("permutation-paradigm") + " Table 1."
 
 
 def ruiz_example() -> pd.DataFrame:
-    """The running example of paper 002 (Table 1): original X_1..X_3 and masked Y_1..Y_3, 5 records.
+    """The running example of Ruiz (2018) [1]_, Table 1: original X_1..X_3 and masked Y_1..Y_3, 5 records.
 
     X was drawn from N(10, 10^2), N(100, 40^2), N(1000, 2000^2) and Y is X plus noise.
-    Paper 002 ranks these values in *descending* order (rank 1 = largest).
+    Ruiz (2018) ranks these values in *descending* order (rank 1 = largest); the explorer ranks
+    ascending (see ``docs/conventions.md``).
+
+    References
+    ----------
+    .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
+       of permutation matrices, universal measures of disclosure risk and information loss, evaluation by
+       dominance", Information Sciences, 2018.
 
     Examples
     --------
@@ -163,8 +170,8 @@ def ruiz_example() -> pd.DataFrame:
     columns = ["X1", "X2", "X3", "Y1", "Y2", "Y3"]
     frame = pd.DataFrame(values, columns=columns, index=pd.RangeIndex(5, name="record"))
     return with_info(frame, DatasetInfo(
-        name="002 running example (Ruiz, Table 1)", numeric=tuple(columns),
-        source="Typed in from Table 1 of paper 002", citation=_RUIZ_CITATION, licence="quoted for teaching",
+        name="Running example of Ruiz (2018), Table 1", numeric=tuple(columns),
+        source="Typed in from Table 1 of Ruiz (2018)", citation=_RUIZ_CITATION, licence="quoted for teaching",
         description="5 records, 3 attributes: original X and noise-masked Y.",
         groups={"original": ("X1", "X2", "X3"), "masked": ("Y1", "Y2", "Y3")}))
 
@@ -192,7 +199,8 @@ _DM_TABLE_1 = """\
     104.74 1023.96 4900.79 104.00 1037.00 4931.99 104.74 1023.96 4931.16
 """
 
-#: Ranks printed in 004 Table 1 (ascending, 1 = smallest): columns rank(X1..X3), rank(Y1..Y3).
+#: Ranks printed in Domingo-Ferrer and Muralidhar (2016), Table 1 (ascending, 1 = smallest):
+#: columns rank(X1..X3), rank(Y1..Y3).
 DOMINGO_MURALIDHAR_RANKS = np.loadtxt(io.StringIO("""\
     10 8 8 14 7 5
     2 7 9 6 11 13
@@ -216,15 +224,20 @@ DOMINGO_MURALIDHAR_RANKS = np.loadtxt(io.StringIO("""\
     11 14 6 11 14 9
 """), dtype=np.int64)
 
-_DM_CITATION = ("J. Domingo-Ferrer and K. Muralidhar, New directions in anonymization: permutation paradigm, "
-                "verifiability by subjects and intruders, transparency to users (Table 1)")
+_DM_CITATION = full_citation("new-directions") + " Table 1."
 
 
 def domingo_muralidhar_example() -> pd.DataFrame:
-    """The running example of paper 004 (Table 1): X_1..X_3, masked Y_1..Y_3 and reverse-mapped Z_1..Z_3.
+    """The running example of Domingo-Ferrer and Muralidhar (2016), Table 1: X, masked Y, reverse-mapped Z.
 
-    20 records; X was drawn from normal distributions and Y is X plus normal
-    noise.  Z is the paper's output of reverse mapping (Algorithm 1).
+    Typed in from [1]_: 20 records of 3 attributes; X was drawn from normal distributions and Y is X
+    plus normal noise.  Z is the paper's output of reverse mapping (Algorithm 1).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
+       verifiability by subjects and intruders, transparency to users", Information Sciences
+       337-338:11-24, 2016.
 
     Examples
     --------
@@ -238,8 +251,9 @@ def domingo_muralidhar_example() -> pd.DataFrame:
     columns = ["X1", "X2", "X3", "Y1", "Y2", "Y3", "Z1", "Z2", "Z3"]
     frame = pd.DataFrame(values, columns=columns, index=pd.RangeIndex(20, name="record"))
     return with_info(frame, DatasetInfo(
-        name="004 running example (Domingo-Ferrer & Muralidhar, Table 1)", numeric=tuple(columns),
-        source="Typed in from Table 1 of paper 004", citation=_DM_CITATION, licence="quoted for teaching",
+        name="Running example of Domingo-Ferrer and Muralidhar (2016), Table 1", numeric=tuple(columns),
+        source="Typed in from Table 1 of Domingo-Ferrer and Muralidhar (2016)", citation=_DM_CITATION,
+        licence="quoted for teaching",
         description="20 records, 3 attributes: original X, noise-masked Y and reverse-mapped Z.",
         groups={"original": ("X1", "X2", "X3"), "masked": ("Y1", "Y2", "Y3"),
                 "reverse_mapped": ("Z1", "Z2", "Z3")}))
@@ -295,16 +309,23 @@ def adult() -> pd.DataFrame:
         ordinal=("education", "income"),
         source="UCI Machine Learning Repository, adult.data (32,561 records)", citation=_ADULT_CITATION,
         licence="CC BY 4.0",
-        description="1994 US census extract; the data set of paper 003's experiments."))
+        description=("1994 US census extract; the data set of the experiments of "
+                     f"{cite('multidim-rr')}.")))
 
 
 def adult6() -> pd.DataFrame:
-    """Adult concatenated 6 times (195,366 records), as in 003 Section 6.5."""
+    """Adult concatenated 6 times (195,366 records), as in Domingo-Ferrer and Soria-Comas (2022) [1]_, Section 6.5.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
+       Transactions on Knowledge and Data Engineering, 2022.
+    """
     base = adult()
     frame = pd.concat([base] * 6, ignore_index=True)
     info = dataset_info(base)
     return with_info(frame, replace(info, name="UCI Adult x 6", source=info.source + ", concatenated 6 times",
-                                    description="Adult repeated 6 times (003 Section 6.5)."))
+                                    description=f"Adult repeated 6 times ({cite('multidim-rr', 'Section 6.5')})."))
 
 
 # --------------------------------------------------------------------------- synthetic data
@@ -313,7 +334,7 @@ def synthetic_normal(n: int, means: Sequence[float], sds: Sequence[float], rng: 
                      *, round_to: int | None = 2) -> pd.DataFrame:
     """``n`` records of ``m`` independent normal attributes ``X1..Xm`` (seeded).
 
-    The papers' running examples are drawn this way (002 uses
+    The papers' running examples are drawn this way (Ruiz (2018) uses
     ``means=(10, 100, 1000), sds=(10, 40, 2000)``).  Values are rounded to
     ``round_to`` decimals (None keeps full precision).
 

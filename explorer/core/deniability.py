@@ -1,9 +1,15 @@
-"""Deniability: prior and posterior of an RR/PRAM matrix and their entropies (000 Sections II-III).
+"""Deniability: prior and posterior of an RR/PRAM matrix and their entropies.
 
-Entropies are in bits (log base 2).  ``P[u, v] = Pr(Y = v | X = u)`` (000 Eq. 1);
-the posterior is ``Q[v, u] = Pr(X = u | Y = v)`` (000 Eq. 3); a report of
-probability 0 gives a row of NaN, left out of entropies.  A prior given as
-weights is rescaled to sum 1; no prior means the uniform one.
+Domingo-Ferrer and Soria-Comas (2018), Sections II-III.
+
+Entropies are in bits (log base 2).  ``P[u, v] = Pr(Y = v | X = u)`` (Eq. 1); the posterior
+is ``Q[v, u] = Pr(X = u | Y = v)`` (Eq. 3); a report of probability 0 gives a row of NaN, left
+out of entropies.  A prior given as weights is rescaled to sum 1; no prior means the uniform one.
+
+References
+----------
+.. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+   differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_distribution, check_epsilon, check_int, check_rr_matrix
-from explorer.core.randomized_response import MAX_CATEGORIES, epsilon_of
+from explorer.core.rr_mechanisms import MAX_CATEGORIES, epsilon_of
 from explorer.errors import ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -69,12 +75,19 @@ def _matrix_and_prior(matrix: ArrayLike, prior: ArrayLike | None) -> tuple[np.nd
 
 
 def example1_matrix() -> np.ndarray:
-    """The r = 2 matrix of 000 Example 1: a column (e^2/10, 0.1), so epsilon = 2 exactly.
+    """The r = 2 matrix of Example 1 of Domingo-Ferrer and Soria-Comas (2018): epsilon = 2 exactly.
+
+    A column (e^2/10, 0.1) has the ratio e^2.
 
     Notes
     -----
     The paper prints the column as (0.7389, 0.1), i.e. e^2 = 7.389 rounded;
     the other column, (1 - e^2/10, 0.9), has the smaller ratio 3.45.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------
@@ -89,7 +102,7 @@ def example1_matrix() -> np.ndarray:
 
 
 def reported_distribution(matrix: ArrayLike, prior: ArrayLike | None = None) -> np.ndarray:
-    """Distribution of the reports, lambda = P^T pi (003 Section 2.1).
+    """Distribution of the reports, lambda = P^T pi (Domingo-Ferrer and Soria-Comas (2022), Section 2.1).
 
     Parameters
     ----------
@@ -102,6 +115,11 @@ def reported_distribution(matrix: ArrayLike, prior: ArrayLike | None = None) -> 
     -----
     lambda_v = sum_u p_uv pi_u.
 
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
+       Transactions on Knowledge and Data Engineering, 2022.
+
     Examples
     --------
     >>> reported_distribution([[0.75, 0.25], [0.25, 0.75]], [0.8, 0.2]).round(4).tolist()
@@ -112,7 +130,7 @@ def reported_distribution(matrix: ArrayLike, prior: ArrayLike | None = None) -> 
 
 
 def posterior_matrix(matrix: ArrayLike, prior: ArrayLike | None = None) -> np.ndarray:
-    """Posterior ``Q[v, u] = Pr(X = u | Y = v)`` (000 Eq. 3).
+    """Posterior ``Q[v, u] = Pr(X = u | Y = v)`` (Domingo-Ferrer and Soria-Comas (2018), Eq. 3).
 
     A report ``v`` of probability 0 gives a row of NaN.
 
@@ -120,9 +138,14 @@ def posterior_matrix(matrix: ArrayLike, prior: ArrayLike | None = None) -> np.nd
     -----
     Eq. (3): p-hat_vu = p_uv pi_u / sum_u' p_u'v pi_u'.
 
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
     Examples
     --------
-    >>> posterior_matrix(example1_matrix())[0].round(3).tolist()   # 000 Example 1
+    >>> posterior_matrix(example1_matrix())[0].round(3).tolist()   # Example 1 of Domingo-Ferrer and Soria-Comas (2018)
     [0.881, 0.119]
     """
     p, pi = _matrix_and_prior(matrix, prior)
@@ -133,11 +156,18 @@ def posterior_matrix(matrix: ArrayLike, prior: ArrayLike | None = None) -> np.nd
 
 
 def deniability_entropies(matrix: ArrayLike, prior: ArrayLike | None = None) -> np.ndarray:
-    """Deniability of each report, H(X | Y = v) in bits (000 Eq. 4); NaN for impossible reports.
+    """Deniability of each report, H(X | Y = v) in bits; NaN for impossible reports.
+
+    Domingo-Ferrer and Soria-Comas (2018), Eq. 4.
 
     Notes
     -----
     Eq. (4): H(X|Y=v) = -sum_u p-hat_vu log2 p-hat_vu, at most log2 r.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------
@@ -152,7 +182,12 @@ def conditional_entropy(matrix: ArrayLike, prior: ArrayLike | None = None) -> fl
 
     Notes
     -----
-    Never above H(X) (000 Section II-A); equal to it under perfect secrecy.
+    Never above H(X) (Domingo-Ferrer and Soria-Comas (2018), Section II-A); equal to it under perfect secrecy.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------
@@ -189,7 +224,12 @@ def posterior_odds_bound(matrix: ArrayLike) -> float:
     Notes
     -----
     Pr(X=u|Y=v)/Pr(X=u'|Y=v) = (p_uv / p_u'v) (pi_u / pi_u'), and p_uv / p_u'v <= e^eps
-    (000 Eq. 6): whatever the prior, a report multiplies prior odds by at most e^eps.
+    (Domingo-Ferrer and Soria-Comas (2018), Eq. 6): whatever the prior, a report multiplies prior odds by at most e^eps.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------
@@ -225,8 +265,13 @@ def is_perfect_secrecy(matrix: ArrayLike, prior: ArrayLike | None = None, *, tol
 
     Notes
     -----
-    000 Section II-A b): columns of P constant (epsilon = 0) give p-hat_vu = pi_u,
+    Domingo-Ferrer and Soria-Comas (2018), Section II-A b): columns of P constant (epsilon = 0) give p-hat_vu = pi_u,
     H(X|Y=v) = H(X) and H(X|Y) = H(X).  Without a prior, rows of P must be equal.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------
@@ -243,9 +288,16 @@ def is_perfect_secrecy(matrix: ArrayLike, prior: ArrayLike | None = None, *, tol
 
 
 def misinformative_reports(matrix: ArrayLike, prior: ArrayLike | None = None, *, tol: float = 1e-12) -> np.ndarray:
-    """Reports ``v`` with H(X | Y = v) > H(X): seeing them leaves more doubt than before (000 Section II-A).
+    """Reports ``v`` with H(X | Y = v) > H(X): seeing them leaves more doubt than before.
+
+    Domingo-Ferrer and Soria-Comas (2018), Section II-A.
 
     Returns a boolean vector (False for impossible reports).
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------
@@ -324,10 +376,15 @@ def deniability_curve(n_categories: int, prior: ArrayLike | None, epsilons: Arra
 
     Notes
     -----
-    Per epsilon, Eq. (3) and Eq. (4) of 000 on the design's matrix.  The three
-    named designs give the same matrix at the same epsilon.  000 Example 1: at
+    Per epsilon, Eq. (3) and Eq. (4) of Domingo-Ferrer and Soria-Comas (2018) on the design's matrix.  The three
+    named designs give the same matrix at the same epsilon.  Domingo-Ferrer and Soria-Comas (2018), Example 1: at
     epsilon = 2 (r = 2, uniform prior) the best guess is right with probability
     e^2 / (1 + e^2) = 0.881.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
     Examples
     --------

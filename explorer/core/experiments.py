@@ -1,4 +1,4 @@
-"""Monte Carlo experiments of paper 003 Section 6: Tables 1-2 and Figures 2-3.
+"""Monte Carlo experiments of Domingo-Ferrer and Soria-Comas (2022), Section 6: Tables 1-2 and Figures 2-3.
 
 A run randomizes the whole data set once (RR-Independent and/or RR-Clusters),
 estimates the distributions, optionally adjusts the weights (Algorithm 2), and
@@ -34,24 +34,19 @@ import numpy as np
 import pandas as pd
 
 from explorer._validation import check_epsilon, check_int, check_number, check_probability
-from explorer.core.multidim_rr import (
-    DEPENDENCE_METHODS,
-    MECHANISMS,
-    PROPER_METHODS,
-    CategoricalData,
-    cluster_attributes,
+from explorer.core.datasets import adult, adult6
+from explorer.core.rr_adjustment import rr_adjust
+from explorer.core.rr_count_queries import (
     count_query_errors,
-    dependence_matrix,
-    encode_categorical,
-    n_combinations,
     query_frequency_clusters,
     query_frequency_independent,
     query_frequency_weighted,
     random_count_query,
-    rr_adjust,
-    rr_clusters,
-    rr_independent,
 )
+from explorer.core.rr_dependence import DEPENDENCE_METHODS, cluster_attributes, dependence_matrix
+from explorer.core.rr_estimation import PROPER_METHODS
+from explorer.core.rr_mechanisms import MECHANISMS, n_combinations
+from explorer.core.rr_protocols import CategoricalData, encode_categorical, rr_clusters, rr_independent
 from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
 
 __all__ = [
@@ -74,7 +69,7 @@ __all__ = [
     "cli",
 ]
 
-#: The 8 categorical attributes of 003 Section 6.1 (1,814,400 combinations).
+#: The 8 categorical attributes of Domingo-Ferrer and Soria-Comas (2022), Section 6.1 (1,814,400 combinations).
 ADULT_MDRR_ATTRIBUTES = ("workclass", "education", "marital-status", "occupation", "relationship", "race", "sex",
                          "income")
 #: The methods of Section 6.2, plus "Randomized" (Figure 2: the raw reports, no Eq. (2)).
@@ -123,9 +118,9 @@ def _parse_table(text: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: 003 Table 1 as printed (Adult): long form p, T_d, T_v, relative_error.
+#: Domingo-Ferrer and Soria-Comas (2022), Table 1 as printed (Adult): long form p, T_d, T_v, relative_error.
 PAPER_TABLE1 = _parse_table(_PAPER_TABLE1_TEXT)
-#: 003 Table 2 as printed (Adult6).
+#: Domingo-Ferrer and Soria-Comas (2022), Table 2 as printed (Adult6).
 PAPER_TABLE2 = _parse_table(_PAPER_TABLE2_TEXT)
 
 
@@ -137,7 +132,6 @@ def adult_mdrr_data(six: bool = False) -> CategoricalData:
     >>> adult_mdrr_data().cardinalities
     (9, 16, 7, 15, 6, 5, 2, 2)
     """
-    from explorer.core.datasets import adult, adult6
     return encode_categorical((adult6 if six else adult)(), list(ADULT_MDRR_ATTRIBUTES))
 
 
@@ -343,12 +337,19 @@ def run_table(data: Any = None, *, ps: Sequence[float] = TABLE_P, t_ds: Sequence
               chunk: int | None = None, progress: Callable | None = None, on_result: Callable | None = None,
               cancel: Any = None, adjust_sweeps: int = 10, adjust_tolerance: float = 1e-9,
               epsilon: float | None = None) -> ExperimentResult:
-    """The grid of 003 Table 1 (Adult, the default) or Table 2 (``data=adult_mdrr_data(six=True)``).
+    """The grid of Table 1 (Adult, the default) or Table 2 (``data=adult_mdrr_data(six=True)``).
+
+    Tables 1-2 of Domingo-Ferrer and Soria-Comas (2022).
 
     One cell per (p, T_d, T_v): RR-Clusters' relative error for S of coverage
     ``sigma``, the median over ``runs`` runs.  With ``dependence="true"`` the
     clusters of a cell are computed once from the true data; other dependence
     methods recompute them each run from freshly randomized data.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
+       Transactions on Knowledge and Data Engineering, 2022.
 
     Examples
     --------
@@ -469,7 +470,8 @@ def cli(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "experiment":
         argv = argv[1:]
     parser = argparse.ArgumentParser(prog="privacy-explorer experiment",
-                                     description="Monte Carlo experiments of paper 003 (Tables 1-2, Figures 2-3)")
+                                     description=("Monte Carlo experiments of Domingo-Ferrer and Soria-Comas (2022) "
+                                                  "(Tables 1-2, Figures 2-3)"))
     parser.add_argument("name", choices=["mdrr-table1", "mdrr-table2", "mdrr-figure3"])
     parser.add_argument("--runs", type=int, default=1000, help="runs per cell (default 1000, as in the paper)")
     parser.add_argument("--seed", type=int, default=0)

@@ -1,8 +1,9 @@
 """Anonymization (masking) methods that make an anonymized Y from an original X.
 
-They are the inputs of the permutation views (papers 004 and 002): whatever
-the method, Y can be reverse-mapped to a permutation Z of X plus a residual
-noise (004 Section 3).  Every method is seeded (``rng``) and documents what its
+They are the inputs of the permutation views (Domingo-Ferrer and Muralidhar
+2016; Ruiz 2018): whatever the method, Y can be reverse-mapped to a
+permutation Z of X plus a residual noise (Domingo-Ferrer and Muralidhar 2016,
+Section 3).  Every method is seeded (``rng``) and documents what its
 parameter means and in which unit, because a parameter documented as one thing
 and used as another misleads users (e.g. a noise level given as a variance but
 read as a standard deviation, or a swapping window in percent of n versus in
@@ -11,6 +12,19 @@ records).
 The registry :data:`MASKING_METHODS` maps a name to a :class:`MaskingMethod`;
 :func:`mask` applies one to an (n, m) numeric array or to the numeric columns of
 a DataFrame.
+
+References
+----------
+.. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization:
+   permutation paradigm, verifiability by subjects and intruders, transparency
+   to users", Information Sciences 337-338:11-24, 2016.
+.. [2] N. Ruiz, "On some consequences of the permutation paradigm for data
+   anonymization: centrality of permutation matrices, universal measures of
+   disclosure risk and information loss, evaluation by dominance",
+   Information Sciences, 2018.
+.. [3] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response,
+   post-randomization, differential privacy and t-closeness via deniability
+   and permutation", arXiv preprint, 2018.
 """
 
 from __future__ import annotations
@@ -24,7 +38,9 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.special import ndtri
 
-from explorer._validation import check_int, check_number, check_rng
+from explorer._validation import check_int, check_matrix, check_number, check_rng
+from explorer.core.randomized_response import keep_or_uniform_matrix, randomize
+from explorer.core.microaggregation import mdav_labels
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -52,21 +68,8 @@ MAX_PRAM_CATEGORIES = 1000
 # --------------------------------------------------------------------------- helpers
 
 def _matrix(X: Any, name: str = "X") -> np.ndarray:
-    try:
-        x = np.array(X, dtype=float)
-    except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be a numeric array, got {type(X).__name__}") from None
-    if x.ndim == 1:
-        x = x[:, None]
-    if x.ndim != 2:
-        raise InvalidParameterError(f"{name} must be a 2-D array (records x attributes), got shape {x.shape}")
-    if x.shape[0] == 0 or x.shape[1] == 0:
-        raise DatasetError(f"{name} must have at least one record and one attribute, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
-        j = int(np.flatnonzero(~np.all(np.isfinite(x), axis=0))[0])
-        count = int((~np.isfinite(x[:, j])).sum())
-        raise DatasetError(f"{name} column {j + 1} has {count} missing or infinite values; drop or fill them first")
-    return x
+    """X as an (n, m) float array with finite values (:func:`explorer._validation.check_matrix`)."""
+    return check_matrix(X, name)
 
 
 def _sd(x: np.ndarray) -> np.ndarray:
@@ -95,8 +98,9 @@ def additive_noise(X: ArrayLike, sd_fraction: float = 0.25, rng: Any = None) -> 
         Standard deviation of the noise **as a fraction of each attribute's own
         standard deviation** (population sd, ddof = 0), not a variance and not
         in the attribute's units: 0.5 adds noise with half the spread of the
-        attribute.  The papers' examples are of this kind (004: noise sd a
-        fraction of X's sd; 002 Table 1: N(0, 5^2) on N(10, 10^2), i.e. 0.5).
+        attribute.  The papers' examples are of this kind (Domingo-Ferrer and
+        Muralidhar 2016: noise sd a fraction of X's sd; Ruiz 2018, Table 1:
+        N(0, 5^2) on N(10, 10^2), i.e. 0.5).
 
     Notes
     -----
@@ -198,7 +202,7 @@ def univariate_microaggregation(X: ArrayLike, k: int = 3, rng: Any = None) -> np
     -----
     Fixed-size groups on the sorted attribute (the heuristic, not the optimal
     Hansen-Mukherjee partition).  Deterministic: ``rng`` is unused.  Ties in Y
-    are then broken at random when ranking (004).
+    are then broken at random when ranking (Domingo-Ferrer and Muralidhar 2016).
 
     Examples
     --------
@@ -231,7 +235,7 @@ def multivariate_microaggregation(X: ArrayLike, k: int = 3, rng: Any = None) -> 
     -----
     Attributes are standardised (z-scores) before clustering so that no unit
     dominates; the centroids are computed on the original scale.  Clustering is
-    ``explorer.core.t_closeness.mdav_labels`` (cost O(n^2 m / k)).
+    ``explorer.core.microaggregation.mdav_labels`` (cost O(n^2 m / k)).
     Deterministic: ``rng`` is unused.
 
     Examples
@@ -240,8 +244,6 @@ def multivariate_microaggregation(X: ArrayLike, k: int = 3, rng: Any = None) -> 
     >>> y.round(2).tolist()
     [[1.1, 0.95], [1.1, 0.95], [9.05, 8.9], [9.05, 8.9]]
     """
-    from explorer.core.t_closeness import mdav_labels
-
     x = _matrix(X)
     n, m = x.shape
     k = check_int(k, "k", minimum=1, maximum=n)
@@ -257,7 +259,7 @@ def multivariate_microaggregation(X: ArrayLike, k: int = 3, rng: Any = None) -> 
 
 
 def pram(X: ArrayLike, p: float = 0.8, rng: Any = None, *, matrix: ArrayLike | None = None) -> np.ndarray:
-    """PRAM (post-randomization) of discrete attributes with an RR matrix (000 Section II).
+    """PRAM (post-randomization) of discrete attributes with an RR matrix (Domingo-Ferrer and Soria-Comas 2018).
 
     Parameters
     ----------
@@ -277,13 +279,19 @@ def pram(X: ArrayLike, p: float = 0.8, rng: Any = None, *, matrix: ArrayLike | N
     are drawn with ``explorer.core.randomized_response.randomize`` and mapped
     back to values.  A column with a single value is left unchanged.
 
+    The RR/PRAM matrix is that of Domingo-Ferrer and Soria-Comas (2018),
+    Section II [1]_.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
     Examples
     --------
     >>> pram([[0.0], [1.0], [1.0]], p=1.0, rng=0)[:, 0].tolist()
     [0.0, 1.0, 1.0]
     """
-    from explorer.core.randomized_response import keep_or_uniform_matrix, randomize
-
     x = _matrix(X)
     generator = check_rng(rng)
     if matrix is None:
@@ -370,7 +378,8 @@ def top_bottom_coding(X: ArrayLike, q: float = 0.05, rng: Any = None) -> np.ndar
     Notes
     -----
     Quantiles by linear interpolation (numpy's default).  Deterministic:
-    ``rng`` is unused.  Coded values tie; 004 breaks ties in ranks at random.
+    ``rng`` is unused.  Coded values tie; Domingo-Ferrer and Muralidhar (2016)
+    break ties in ranks at random.
 
     Examples
     --------

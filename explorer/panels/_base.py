@@ -48,12 +48,18 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
 
     Returns ``(figure, canvas)``; the canvas is an ipywidgets DOMWidget to put in
     a layout.  No pyplot figure registry is involved, so figures a panel replaces
-    are freed with it (DELIVERY.md: 200 unclosed pyplot figures cost +558 MB).
+    are freed with it (200 unclosed pyplot figures cost +558 MB).  The canvas is an
+    :class:`~explorer.panels._canvas.ExplorerCanvas`: the fast PNG path on the
+    matplotlib and ipympl versions it was checked against (ipympl's own path
+    elsewhere), and a fixed size that a client message cannot change (see
+    ``docs/canvas.md``).  Blitting uses matplotlib's API on the figure's canvas.
     """
-    from ipympl.backend_nbagg import Canvas, FigureManager
+    from ipympl.backend_nbagg import FigureManager
+
+    from explorer.panels._canvas import ExplorerCanvas
 
     figure = Figure(figsize=(width, height), layout="constrained")
-    canvas = Canvas(figure)
+    canvas = ExplorerCanvas(figure)
     FigureManager(canvas, 0)
     canvas.header_visible = False
     canvas.footer_visible = False

@@ -10,8 +10,6 @@ picture stays.
 from __future__ import annotations
 
 import math
-import types
-from base64 import b64encode
 from typing import Any
 
 import ipywidgets as widgets
@@ -44,44 +42,6 @@ PRIOR_OPTIONS = [("uniform", "uniform"), ("from the data set", "dataset"), ("typ
 PRESET_EXAMPLE1 = "000 Example 1 (epsilon = 2)"
 PRESET_SECRECY = "Perfect secrecy"
 CURVE_EPSILONS = np.linspace(0.0, EPSILON_MAX, 201)
-
-
-def _fast_diff_image(canvas) -> bytes | None:
-    """matplotlib's ``get_diff_image`` (webagg), with :func:`plots.encode_png` instead of Pillow's encoder.
-
-    The same protocol: a full image after a size change or with transparency, else
-    the changed pixels over transparent zeros; only the PNG encoding is faster.
-    """
-    if not canvas._png_is_old:
-        return None
-    pixels = np.asarray(canvas.get_renderer().buffer_rgba())
-    buff = pixels.view(np.uint32).squeeze(2)
-    if canvas._force_full or buff.shape != canvas._last_buff.shape or (pixels[:, :, 3] != 255).any():
-        canvas.set_image_mode("full")
-        output = buff
-    else:
-        canvas.set_image_mode("diff")
-        output = np.where(buff != canvas._last_buff, buff, 0)
-    canvas._last_buff = buff.copy()
-    canvas._force_full = False
-    canvas._png_is_old = False
-    return plots.encode_png(output.view(dtype=np.uint8).reshape((*output.shape, 4)))
-
-
-def _fast_send_binary(canvas, data: bytes) -> None:
-    """ipympl's ``send_binary`` (the data URL kept until a browser view attaches), with the faster PNG."""
-    if canvas.syncing_data_url:
-        last = canvas._last_buff.view(dtype=np.uint8).reshape((*canvas._last_buff.shape, 4))
-        canvas._data_url = b64encode(plots.encode_png(last)).decode("utf-8")
-    canvas.send({"data": '{"type": "binary"}'}, buffers=[data])
-
-
-def _speed_up_png(canvas) -> None:
-    """Encode the PNGs an ipympl canvas sends with :func:`plots.encode_png` (a slider move: ~14 ms less)."""
-    needed = ("_png_is_old", "_last_buff", "_force_full", "set_image_mode", "syncing_data_url", "send")
-    if all(hasattr(canvas, name) for name in needed):      # ipympl's canvas as this code knows it
-        canvas.get_diff_image = types.MethodType(_fast_diff_image, canvas)
-        canvas.send_binary = types.MethodType(_fast_send_binary, canvas)
 
 
 def _parse_list(text: str) -> list[str]:
@@ -175,7 +135,6 @@ class RandomizedResponsePanel:
         self.blitter = plots.BlitManager(self.figure)
         for figure in (self.figure, self.estimate_figure):
             figure.canvas.mpl_connect("draw_event", self._layout_done)
-            _speed_up_png(figure.canvas)
         self._curve_cache: tuple | None = None     # (r, prior bytes, curve): the curve does not move with ε
         self._static_key: tuple | None = None
         self._drawn_key: tuple | None = None        # (matrix, prior, labels) the figure shows

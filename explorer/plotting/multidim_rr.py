@@ -61,8 +61,8 @@ class DependenceArtists:
         self.image.set_extent((-0.5, m - 0.5, m - 0.5, -0.5))
         self.ax.set_xlim(-0.5, m - 0.5)
         self.ax.set_ylim(m - 0.5, -0.5)
-        self.ax.set_xticks(range(m), [names[a] for a in order], rotation=60, ha="right", fontsize=8)
-        self.ax.set_yticks(range(m), [names[a] for a in order], fontsize=8)
+        self.ax.set_xticks(range(m), [names[a] for a in order], rotation=60, ha="right", fontsize=9)
+        self.ax.set_yticks(range(m), [names[a] for a in order], fontsize=9)
         for artist in self.outlines + self.labels:
             artist.remove()
         self.outlines, self.labels = [], []
@@ -75,7 +75,7 @@ class DependenceArtists:
             self.outlines.append(rect)
             if size > 1:
                 text = self.ax.text(start + size - 0.55, start - 0.45, f"{combos:,}", ha="right", va="top",
-                                    fontsize=8, color="black",
+                                    fontsize=9, color="black",
                                     bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.8, lw=0))
                 self.labels.append(text)
             start += size
@@ -122,9 +122,11 @@ class CurveArtists:
                 shown = shown or np.isfinite(np.asarray(values, float)).any()
         if self.hint is not None:
             self.hint.set_visible(not shown)
-        if shown:
+        if shown:  # axes fitted to the measured errors (the empty frame's limits switched autoscaling off)
             self.ax.relim()
+            self.ax.set_autoscale_on(True)
             self.ax.autoscale_view()
+            self.ax.set_ylim(bottom=0.0)
         else:  # nothing measured yet: an empty frame over sigma's range, with a hint
             self.ax.set_xlim(0.0, 1.0)
             self.ax.set_ylim(0.0, 1.0)
@@ -150,8 +152,8 @@ def plot_error_curves(ax: Axes, sigmas: Sequence[float], curves: Mapping[str, Se
         lines[method] = line
     ax.set(xlabel="coverage σ of S", ylabel=ylabel)
     ax.grid(alpha=0.3)
-    if lines:
-        ax.legend(fontsize=8)
+    if lines:  # beside the axes, never over the curves
+        ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     hint = ax.text(0.5, 0.5, "no runs yet: press Run", transform=ax.transAxes, ha="center", va="center",
                    color="0.45", fontsize=10)
     artists = CurveArtists(ax=ax, lines=lines, hint=hint)
@@ -204,7 +206,7 @@ def plot_convergence(ax: Axes, history: np.ndarray, labels: Sequence[str], *, li
         ax.set_yscale("log")
     ax.set(xlabel="sweep of Algorithm 2", ylabel=ylabel)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     artists = ConvergenceArtists(ax=ax, lines=lines, limits=limit_lines)
     artists.update(history, limits)
     return artists

@@ -85,7 +85,7 @@ def plot_values(ax: Axes, x: np.ndarray, y: np.ndarray, z: np.ndarray, attribute
                          label="reverse-mapped Z", edgecolors="none")
     (diagonal,) = ax.plot([], [], color=ORIGINAL_COLOUR, linewidth=1, linestyle="--", label="unchanged (= X)")
     ax.set(xlabel="original value x", ylabel="anonymized value")
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=9, frameon=False)
     artists = ValuesArtists(ax, masked, reverse, diagonal)
     artists.update(x, y, z, attribute)
     return artists
@@ -133,7 +133,7 @@ def plot_rank_displacement(ax: Axes, displacement: np.ndarray, rho: float, exten
     """
     (line,) = ax.plot([], [], drawstyle="steps-mid", color=MASKED_COLOUR, linewidth=1.5)
     (zero,) = ax.plot([], [], color="black", linewidth=0.6)
-    label = ax.text(0.02, 0.95, "", transform=ax.transAxes, fontsize=8, va="top")
+    label = ax.text(0.02, 0.95, "", transform=ax.transAxes, fontsize=9, va="top")
     ax.set(xlabel="records, sorted by displacement", ylabel="rank displacement r (positions)")
     artists = DisplacementArtists(ax, line, zero, label)
     artists.update(displacement, rho, extent, attribute)
@@ -171,7 +171,7 @@ class DistanceArtists:
         top = float(max(np.max(original), np.max(random), 0.01))
         self.ax.set_ylim(0, 1.15 * top)
         self.label.set_text(f"Hellinger distance = {hellinger:.3f}")
-        self.ax.set_title(verdict, fontsize=8, wrap=True)
+        self.ax.set_title(verdict, fontsize=9, wrap=True)
 
 
 def plot_distance_distributions(ax: Axes, bins: np.ndarray, original: np.ndarray, random: np.ndarray,
@@ -195,9 +195,9 @@ def plot_distance_distributions(ax: Axes, bins: np.ndarray, original: np.ndarray
                              label="random records (chance)")
     original_patch = ax.stairs([0.0], [0.0, 1.0], fill=False, color=ORIGINAL_COLOUR, linewidth=2,
                                label="original records")
-    label = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize=8)
+    label = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize=9)
     ax.set(xlabel="permutation distance of the match in Z", ylabel="relative frequency")
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=9, frameon=False)
     artists = DistanceArtists(ax, original_patch, random_patch, label)
     artists.update(bins, original, random, hellinger, verdict, max_bars)
     return artists  # with more than max_bars distances, consecutive ones are grouped for display
@@ -259,10 +259,9 @@ def plot_subject(ax: Axes, anonymized_ranks: np.ndarray, nearest_rank: np.ndarra
                         zorder=3)
     window = Rectangle((0, 0), 0, 0, fill=False, linestyle="--", color=ORIGINAL_COLOUR)
     ax.add_patch(window)
-    label = ax.text(0.02, 0.98, "", transform=ax.transAxes, fontsize=8, va="top",
-                    bbox=dict(facecolor="white", alpha=0.8, edgecolor="none"))
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize=7, frameon=False,
-              handletextpad=0.2, columnspacing=0.8)
+    label = ax.set_title("", fontsize=9)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, fontsize=9, frameon=False,
+              handletextpad=0.2)
     artists = SubjectArtists(ax, records, matches_, target, window, label)
     artists.update(anonymized_ranks, nearest_rank, matches, distance, attributes, names)
     return artists

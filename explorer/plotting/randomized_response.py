@@ -8,8 +8,6 @@ shape (another number of categories) redraws the Axes once.
 from __future__ import annotations
 
 import math
-import struct
-import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -36,7 +34,6 @@ __all__ = [
     "plot_deniability_curve",
     "plot_estimates",
     "format_epsilon",
-    "encode_png",
 ]
 
 #: Cell values are written in heatmaps up to this many categories (text is the costly part of a redraw).
@@ -188,10 +185,20 @@ class CachedText(Text):
         rgba, dx, dy = bitmap
         if rgba.size:
             gc = renderer.new_gc()
-            self._set_gc_clip(gc)
+            self._clip(gc)
             renderer.draw_image(gc, round(x) + dx, round(y) + dy, rgba)
             gc.restore()
         self.stale = False
+
+    def _clip(self, gc) -> None:
+        """Clip ``gc`` as Text.draw does, through the Artist's public clip getters."""
+        if self.get_clip_on():
+            if self.get_clip_box() is not None:
+                gc.set_clip_rectangle(self.get_clip_box())
+            gc.set_clip_path(self.get_clip_path())
+        else:
+            gc.set_clip_rectangle(None)
+            gc.set_clip_path(None)
 
     def _render(self, renderer) -> tuple:
         """This text alone on a small transparent Agg canvas, anchored at a whole pixel, cropped.
@@ -218,33 +225,17 @@ class CachedText(Text):
         return crop, int(cols[0]) - cx, int(rows[0]) - cy
 
 
-def _png_chunk(kind: bytes, payload: bytes) -> bytes:
-    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+def __getattr__(name: str):
+    """``encode_png`` moved to :mod:`explorer.panels._canvas` (the canvas that sends PNGs); this
+    name keeps working for one release, with a DeprecationWarning."""
+    if name == "encode_png":
+        import warnings
 
-
-def encode_png(rgba: np.ndarray, level: int = 1) -> bytes:
-    """A lossless PNG of an RGBA image (h x w x 4 uint8), made for speed, not size.
-
-    Pillow's encoder tries five row filters on every row (about 14 ms for a 1000 x 660
-    canvas); a diff image of a slider move is mostly transparent zeros, for which no
-    filter and zlib level 1 give a small file in about a third of that time.
-
-    Examples
-    --------
-    >>> import io; from PIL import Image
-    >>> rgba = np.zeros((3, 4, 4), dtype=np.uint8); rgba[1, 2] = (255, 0, 0, 255)
-    >>> bool((np.asarray(Image.open(io.BytesIO(encode_png(rgba)))) == rgba).all())
-    True
-    """
-    data = np.asarray(rgba, dtype=np.uint8)
-    height, width, depth = data.shape
-    if depth != 4:
-        raise ValueError(f"encode_png needs an RGBA image (h x w x 4), got shape {data.shape}")
-    raw = np.zeros((height, 4 * width + 1), dtype=np.uint8)     # each row: filter type 0 (none), pixels
-    raw[:, 1:] = data.reshape(height, 4 * width)
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)   # 8 bits, RGBA, no interlace
-    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
-            + _png_chunk(b"IDAT", zlib.compress(raw, level)) + _png_chunk(b"IEND", b""))
+        from explorer.panels._canvas import encode_png
+        warnings.warn("explorer.plotting.randomized_response.encode_png moved to explorer.panels._canvas.encode_png",
+                      DeprecationWarning, stacklevel=2)
+        return encode_png
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def format_epsilon(epsilon: float) -> str:

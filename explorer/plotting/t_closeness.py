@@ -1,4 +1,4 @@
-"""Plots of t-closeness profiles (000 Section IV): functions of a matplotlib Axes, updatable in place.
+"""Plots of t-closeness profiles (Domingo-Ferrer and Soria-Comas 2018, Section IV), updatable in place.
 
 Each ``plot_x(ax, ...)`` draws once and returns a dataclass of its artists with
 an ``update(...)`` method that changes the data of those artists (no new
@@ -19,6 +19,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import StepPatch
 from matplotlib.text import Text
 
+from explorer.core.cluster_profile import cluster_count_over_t
+
 __all__ = [
     "ClusterRatioArtists",
     "plot_cluster_ratios",
@@ -37,14 +39,13 @@ VIOLATION_COLOR = "#c44e52"
 DATA_COLOR = "#999999"
 
 
-def _display_values(distances: np.ndarray, t: float) -> tuple[np.ndarray, float, int]:
+def _display_values(distances: np.ndarray, t: float) -> tuple[np.ndarray, float]:
     """Distances with infinities capped at a ceiling above every finite value and the bound."""
     d = np.asarray(distances, dtype=float)
     finite = d[np.isfinite(d)]
     top = max(finite.max() if finite.size else 0.0, t if math.isfinite(t) else 0.0, 1e-9)
     ceiling = top * 1.25
-    n_inf = int(np.isinf(d).sum())
-    return np.where(np.isinf(d), ceiling, d), ceiling, n_inf
+    return np.where(np.isinf(d), ceiling, d), ceiling
 
 
 @dataclass
@@ -60,11 +61,15 @@ class ClusterRatioArtists:
 
     def update(self, distances: np.ndarray, t: float, *, selected: int | None = None,
                ylabel: str | None = None) -> int:
-        """Show ``distances`` sorted in decreasing order against ``t``; return the number violating."""
+        """Show ``distances`` sorted in decreasing order against ``t``; return the number violating.
+
+        The count comes from :func:`explorer.core.cluster_profile.cluster_count_over_t`.
+        """
         d = np.sort(np.asarray(distances, dtype=float))[::-1]
         n = d.size
-        n_bad = int(np.sum(d > t))
-        shown, ceiling, n_inf = _display_values(d, t)
+        count = cluster_count_over_t(d, t)
+        n_bad, n_inf = count.n_over, count.n_infinite
+        shown, ceiling = _display_values(d, t)
         self.violating.set_data(shown[:n_bad], np.arange(n_bad + 1, dtype=float))
         self.ok.set_data(shown[n_bad:], np.arange(n_bad, n + 1, dtype=float))
         bound = t if math.isfinite(t) else ceiling
@@ -197,7 +202,9 @@ class DeniabilityArtists:
 
 def plot_cluster_deniability(ax: Axes, entropies: Sequence[float], data_entropy: float,
                              n_categories: int) -> DeniabilityArtists:
-    """H(S | cluster = c) of every cluster, sorted, with H(S) and log2 r (000 Eq. 4, Section IV).
+    """H(S | cluster = c) of every cluster, sorted, with H(S) and log2 r.
+
+    Domingo-Ferrer and Soria-Comas (2018), Eq. 4 with the cluster as the reported value (Section IV).
 
     Examples
     --------
@@ -218,7 +225,10 @@ def plot_cluster_deniability(ax: Axes, entropies: Sequence[float], data_entropy:
 
 @dataclass
 class WorstCaseArtists:
-    """000 Example 3 view: the worst admissible cluster against the data set, with guess probabilities."""
+    """Example 3 view (Domingo-Ferrer and Soria-Comas 2018): the worst admissible cluster against the data set.
+
+    With the guessing probabilities.
+    """
 
     distribution: DistributionArtists
     guess: Text

@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from explorer._validation import check_matrix
 from explorer.core.masking import MASKING_METHODS, MaskingMethod, mask, mask_frame, pram
-from explorer.core.permutation import permutation_distances, reverse_map_frame, spearman
-from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
+from explorer.core.permutation import numeric_matrix, permutation_distances, reverse_map_frame, spearman
+from explorer.errors import DatasetError, ExplorerError, ExplorerTypeError, InvalidParameterError
 
 RNG = np.random.default_rng(12345)
 X = np.round(RNG.normal([10, 100, 1000], [10, 40, 2000], size=(300, 3)), 2)
@@ -140,3 +141,24 @@ def test_bad_input_messages():
         mask(pd.DataFrame({"s": ["x", "y"]}), "identity")
     with pytest.raises(ExplorerError, match="must be a number"):
         mask(X, "additive_noise", "lots")
+
+
+def test_one_coercion_of_data_sets_for_masking_and_ranking():
+    # masking and the permutation views read arrays through the same check (explorer._validation.check_matrix)
+    assert check_matrix([1, 2, 3]).shape == (3, 1)
+    same = np.zeros((4, 2))
+    assert check_matrix(same) is same                              # no copy of a float array
+    with pytest.raises(ExplorerTypeError, match="X must be a numeric array, got 'abc'"):
+        check_matrix("abc")
+    with pytest.raises(InvalidParameterError, match=r"X must be a 2-D array \(records x attributes\), got shape"):
+        mask(np.zeros((2, 2, 2)), "identity")
+    with pytest.raises(DatasetError, match="X has no records"):
+        mask(np.zeros((0, 2)), "identity")
+    with pytest.raises(DatasetError, match="X column 2 has 1 missing or infinite values; drop or fill them first"):
+        mask([[1.0, np.inf], [2.0, 3.0]], "identity")
+    with pytest.raises(DatasetError, match="Y column 'b' has 1 infinite values"):
+        numeric_matrix(pd.DataFrame({"a": [1.0, 2.0], "b": [np.inf, 1.0]}), "Y", allow_missing=True)
+    with pytest.raises(DatasetError, match="column 'b' has 1 missing or infinite values; use missing='drop'"):
+        numeric_matrix(pd.DataFrame({"a": [1.0, 2.0], "b": [np.nan, 1.0]}))
+    kept, names = numeric_matrix(pd.DataFrame({"a": [1.0, 2.0], "b": [np.nan, 1.0]}), allow_missing=True)
+    assert names == ["a", "b"] and np.isnan(kept[0, 1])

@@ -20,6 +20,7 @@ from explorer.core.multidim_rr import (
     attribute_matrix,
     chi2_factor,
     cluster_attributes,
+    cluster_dependence,
     cluster_matrix,
     count_query_errors,
     cramers_v,
@@ -41,7 +42,13 @@ from explorer.core.multidim_rr import (
     secure_sum_count,
 )
 from explorer.core.randomized_response import epsilon_of, estimate_frequencies, keep_or_uniform_matrix
-from explorer.errors import DatasetError, ExplorerError, InvalidParameterError, SingularMatrixError
+from explorer.errors import (
+    DatasetError,
+    ExplorerError,
+    ExplorerTypeError,
+    InvalidParameterError,
+    SingularMatrixError,
+)
 
 
 def _random_stochastic(k: int, rng: np.random.Generator) -> np.ndarray:
@@ -68,7 +75,7 @@ def test_example1_converges_slowly_toward_half_zero_zero_half():
     out = rr_adjust(EXAMPLE1, [[0.5, 0.5], [0.5, 0.5]], max_sweeps=2000, tolerance=1e-12, keep_history=True)
     joint = np.bincount(joint_codes(EXAMPLE1, (2, 2)), weights=out.weights, minlength=4)
     np.testing.assert_allclose(joint, [0.5, 0, 0, 0.5], atol=2e-3)
-    # PAPER_NOTES.md: the vanishing weights are 1/(8(k+1)) after k sweeps
+    # docs/conventions.md: the vanishing weights are 1/(8(k+1)) after k sweeps
     for k in (1, 2, 5, 10):
         np.testing.assert_allclose(out.weight_history[k - 1][4], 1 / (8 * (k + 1)), rtol=1e-12)
     # the trace shows the slow (1/k) convergence: the change decreases but is still > 1e-6 after 100 sweeps
@@ -352,6 +359,60 @@ def test_algorithm1_merges_by_cluster_dependence_max_and_restarts():
     assert cluster_attributes(d, [2, 2, 3, 2], t_v=12, t_d=0.3) == [[0, 1, 2], [3]]
     # with T_v = 6, {0,1}x{2} = 12 is too big: the next pair in the list, {2},{3} at .35, merges
     assert cluster_attributes(d, [2, 2, 3, 2], t_v=6, t_d=0.3) == [[0, 1], [2, 3]]
+
+
+def test_cluster_dependence_is_the_max_over_pairs_across_the_clusters():
+    d = np.array([[1, .9, .1, .1], [.9, 1, .5, .1], [.1, .5, 1, .35], [.1, .1, .35, 1]])
+    assert cluster_dependence(d, [0, 1], [2]) == 0.5                 # max(d[0, 2], d[1, 2])
+    assert cluster_dependence(d, [2], [0, 1]) == 0.5                 # symmetric in the two clusters
+    assert cluster_dependence(d, [0, 1, 2], [3]) == 0.35
+    assert cluster_dependence(d, [0], [3]) == d[0, 3]                # single attributes: the pair's dependence
+
+
+@given(st.integers(2, 7), st.integers(0, 10_000), st.data())
+@settings(max_examples=40, deadline=None)
+def test_cluster_dependence_by_brute_force(m, seed, data):
+    d = _random_dependence(m, seed)
+    order = data.draw(st.permutations(range(m)))
+    cut = data.draw(st.integers(1, m - 1))
+    first, second = order[:cut], order[cut:]
+    assert cluster_dependence(d, first, second) == max(d[a, b] for a in first for b in second)
+
+
+def test_algorithm1_merges_the_pair_of_clusters_of_largest_cluster_dependence(monkeypatch):
+    # Algorithm 1 measures clusters with cluster_dependence itself: counting its calls shows it.
+    import explorer.core.rr_dependence as module
+    calls = []
+    original = module.cluster_dependence
+
+    def spy(dependence, cluster, other):
+        calls.append((tuple(cluster), tuple(other)))
+        return original(dependence, cluster, other)
+    monkeypatch.setattr(module, "cluster_dependence", spy)
+    d = np.array([[1, .9, .1], [.9, 1, .5], [.1, .5, 1]])
+    assert module.cluster_attributes(d, [2, 2, 3], t_v=12, t_d=0.3) == [[0, 1, 2]]
+    assert ((0,), (1,)) in calls and ((2,), (0, 1)) in calls
+
+
+@pytest.mark.parametrize("call, error, text", [
+    (lambda: cluster_dependence([[1, .5], [.5, 1]], [0], [2]), InvalidParameterError,
+     r"other must be a non-empty list of attribute indices 0..1, got \[2\]"),
+    (lambda: cluster_dependence([[1, .5], [.5, 1]], [], [1]), InvalidParameterError,
+     r"cluster must be a non-empty list of attribute indices 0..1, got \[\]"),
+    (lambda: cluster_dependence([[1, .5], [.5, 1]], [0, 1], [1]), InvalidParameterError,
+     "cluster and other must be disjoint, both hold attribute 1"),
+    (lambda: cluster_dependence([[1, .5, 0], [.5, 1, 0]], [0], [1]), InvalidParameterError,
+     r"dependence must be a square matrix, got shape \(2, 3\)"),
+    (lambda: cluster_dependence([[1, np.nan], [.5, 1]], [0], [1]), InvalidParameterError,
+     "dependence must contain finite numbers only"),
+    (lambda: cluster_dependence([[1, .5], [.5, 1]], ["a"], [1]), ExplorerTypeError,
+     "cluster must be a list of attribute indices, got \\['a'\\]"),
+    (lambda: cluster_dependence([[1, .5], [.5, 1]], [0.5], [1]), InvalidParameterError,
+     r"cluster must be a non-empty list of attribute indices 0..1, got \[0.5\]"),
+])
+def test_cluster_dependence_refuses_bad_input_naming_it(call, error, text):
+    with pytest.raises(error, match=text):
+        call()
 
 
 # --------------------------------------------------------------------------- error bounds (Figure 1, Eqs. 5-7)

@@ -1,4 +1,7 @@
-"""Tests of explorer.core.permutation against papers 004 and 002 (to the printed digit, with PAPER_NOTES errata)."""
+"""Tests of the permutation paradigm against Domingo-Ferrer and Muralidhar (2016) and Ruiz (2018).
+
+To the printed digit, with the errata of docs/conventions.md.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ from explorer.core.permutation import (
     reverse_map_frame,
     spearman,
     subject_check,
+    value_window,
     window_variances,
 )
 from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
@@ -133,7 +137,7 @@ def test_004_table3_record3(dm):
 TABLE4_DISTANCE = [4, 4, 4, 4, 2, 3, 1, 4, 1, 4, 1, 4, 3, 3, 4, 4, 1, 3, 2, 2]
 TABLE4_CLOSEST = [1, 2, 10, 6, 5, 6, 7, 17, 7, 13, 6, 12, 20, 14, 10, 19, 13, 15, 1, 20]
 # variances within the data-set distance d = 1 (printed; record 6 attribute 3 printed 1738.99,
-# the definition gives 1738.89: PAPER_NOTES.md erratum)
+# the definition gives 1738.89: erratum of docs/conventions.md)
 TABLE4_AT_D = np.array([
     [0.48, 69.14, 388.07], [6.57, 69.14, 388.07], [1.63, 155.00, 1692.52], [12.83, 64.36, 1692.52],
     [12.83, 112.36, 1738.89], [6.57, 69.14, 1738.89], [12.83, 385.03, 2612.38], [1.23, 69.14, 8384.15],
@@ -168,14 +172,56 @@ def test_004_table4(dm):
     assert got[2].tolist() == [24.70, 896.76, 20167.78]      # the record-3 example of Section 4
 
 
+def test_004_table4_variances_are_those_of_the_value_windows(dm):
+    # Table 4 prints the population variances of the windows S_j of Definition 1: rebuild every window
+    # from the record and Y alone and take np.var of its values.
+    X, Y, _ = dm
+    pp = permuted_privacy(X, Y, rng=0)
+    y_sorted = np.sort(Y.to_numpy(), axis=0)
+    at_d = np.empty((20, 3))
+    at_record = np.empty((20, 3))
+    for i in range(20):
+        w1 = value_window(X.iloc[i].to_numpy(), Y, 1, rng=0)
+        own = value_window(X.iloc[i].to_numpy(), Y, rng=0)
+        assert own.d == TABLE4_DISTANCE[i] and w1.d == 1
+        for j in range(3):
+            lo, hi = own.lower[j], own.upper[j]
+            assert (lo, hi) == (max(1, own.nearest_rank[j] - own.d), min(20, own.nearest_rank[j] + own.d))
+            np.testing.assert_array_equal(own.values[j], y_sorted[lo - 1:hi, j])
+        at_d[i] = [np.var(v) for v in w1.values]
+        at_record[i] = [np.var(v) for v in own.values]
+        for d in (1, None):
+            np.testing.assert_array_equal(pp.window(i, d).lower, (w1 if d else own).lower)
+    np.testing.assert_array_equal(at_d.round(2), TABLE4_AT_D)                       # erratum: record 6, 1738.89
+    np.testing.assert_array_equal(at_record[:, :2].round(2), TABLE4_AT_RECORD_PRINTED[:, :2])
+    keep = list(range(7)) + list(range(16, 20))
+    np.testing.assert_array_equal(at_record[keep, 2].round(2), TABLE4_AT_RECORD_PRINTED[keep, 2])
+    np.testing.assert_array_equal(at_record[9:18, 2].round(2), TABLE4_AT_RECORD_PRINTED[7:16, 2])  # shifted rows
+    np.testing.assert_allclose(at_record, pp.variance_at_record, rtol=1e-12)
+    # record 3, Section 4: windows of 9, 6 and 9 values, variances 24.70, 896.76, 20167.78
+    w = value_window(X.iloc[2].to_numpy(), Y, rng=0)
+    assert w.sizes.tolist() == [9, 6, 9] and w.variances.round(2).tolist() == [24.70, 896.76, 20167.78]
+
+
 def test_004_dataset_satisfies_its_own_d_v(dm):
     X, Y, _ = dm
     pp = permuted_privacy(X, Y, rng=0)
-    assert pp.dataset_satisfies(pp.d, pp.v)                  # needs ">=" (PAPER_NOTES.md)
+    # the paper's claim (Table 4): the data set satisfies (1, (0.01, 11.07, 30.26))-permuted privacy, its own
+    # minima; that holds when "greater than v" is read as ">=", the default
+    assert pp.dataset_satisfies(pp.d, pp.v)
+    assert not pp.dataset_satisfies(pp.d, pp.v, strict=True)           # the minima are attained: not "> v"
+    below = pp.v * (1 - 1e-9)
+    assert pp.dataset_satisfies(pp.d, below, strict=True) and pp.dataset_satisfies(pp.d, below)
     assert not pp.dataset_satisfies(pp.d + 1, pp.v)
     assert not pp.dataset_satisfies(pp.d, pp.v + 0.01)
     per_record = pp.satisfies(4, [20, 800, 20000])
     assert per_record[2] and per_record.sum() >= 1
+    # record 3 (Section 4): (4, (24.70, 896.76, 20167.78)) holds with its exact variances only under ">="
+    exact = pp.window(2, 4).variances
+    assert pp.satisfies(4, exact)[2] and not pp.satisfies(4, exact, strict=True)[2]
+    only_attribute_1 = exact * np.array([1.0, 1 - 1e-9, 1 - 1e-9])
+    assert not pp.satisfies(4, only_attribute_1, strict=True)[2]
+    assert pp.satisfies(4, exact * (1 - 1e-9), strict=True)[2]
 
 
 def test_subject_check_needs_only_her_record(dm):
@@ -185,6 +231,10 @@ def test_subject_check_needs_only_her_record(dm):
     assert c.matches.tolist() == [9]
     c2 = subject_check(X.iloc[2].to_numpy(), Y, 5, 0, rng=0)
     assert not c2.satisfies
+    exact = c.variances
+    assert subject_check(X.iloc[2].to_numpy(), Y, 4, exact, rng=0).satisfies
+    assert not subject_check(X.iloc[2].to_numpy(), Y, 4, exact, rng=0, strict=True).satisfies
+    assert subject_check(X.iloc[2].to_numpy(), Y, 4, [24.69, 896.75, 20167.77], rng=0, strict=True).satisfies
 
 
 def test_dvf_permuted_privacy_identity_mapping(dm):
@@ -196,6 +246,7 @@ def test_dvf_permuted_privacy_identity_mapping(dm):
     assert r.distances[2].tolist() == [5, 1, 9]     # record 3: Y ranks (13, 1, 7) vs R* (8, 2, 16) (Table 3 row 3)
     np.testing.assert_array_equal(r.d, r.distances.min(axis=0))
     assert np.all(r.satisfies(r.d, r.v))
+    assert not np.all(r.satisfies(r.d, r.v, strict=True))        # the minima are attained
 
 
 # --------------------------------------------------------------------------- 004 Table 5 (intruder linkage)
@@ -377,6 +428,26 @@ def test_fast_distances_equal_literal_with_many_ties(pair):
     np.testing.assert_array_equal(fast.distance, literal.distance)
 
 
+@settings(max_examples=40, deadline=None, database=None)
+@given(data_pairs(), st.sampled_from(["random", "first", "average"]), st.integers(0, 5))
+def test_value_windows_are_the_windows_whose_variances_are_checked(pair, ties, d):
+    x, y, seed = pair
+    pp = permuted_privacy(x, y, d, ties=ties, rng=seed)
+    y_sorted = np.sort(y, axis=0)
+    for i in range(x.shape[0]):
+        w = value_window(x[i], y, d, ties=ties, rng=seed)
+        np.testing.assert_array_equal(w.nearest_rank, pp.distances.nearest_rank[i])
+        np.testing.assert_array_equal(w.lower, pp.window(i, d).lower)
+        for j in range(x.shape[1]):
+            np.testing.assert_array_equal(w.values[j], y_sorted[w.lower[j] - 1:w.upper[j], j])
+            # every rank in the window is within d of R* (mid-ranks: of y*'s block of equal values)
+            block = np.flatnonzero(y_sorted[:, j] == pp.distances.nearest_value[i, j]) + 1
+            first = block.min() if ties == "average" else w.nearest_rank[j]
+            last = block.max() if ties == "average" else w.nearest_rank[j]
+            assert (w.lower[j], w.upper[j]) == (max(1, first - d), min(y.shape[0], last + d))
+        np.testing.assert_allclose(w.variances, pp.variance_at_d[i], rtol=1e-9, atol=1e-12)
+
+
 @settings(max_examples=60, deadline=None, database=None)
 @given(data_pairs())
 def test_reverse_map_is_a_permutation_of_x_with_y_ranks(pair):
@@ -402,6 +473,27 @@ def test_identity_masking_gives_distance_zero_and_rho_one(n, m, seed):
     assert np.all(res.distance == 0)
     assert np.all([i in res.matches(i) for i in range(n)])
     assert all(spearman(x[:, j], y[:, j]) == pytest.approx(1.0) for j in range(m))
+
+
+def test_fast_distances_report_every_tie_on_each_path():
+    # few rows with 2-7 records at the minimum (the 8-nearest query), a few with more (the ball query);
+    # and a data set where most rows tie (straight to the ball query)
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(400, 2))
+    y = np.vstack([rng.normal(size=(380, 2)), np.repeat(rng.normal(size=(2, 2)), 10, axis=0)])
+    fast = permutation_distances(x, y, ties="average")
+    counts = fast.n_matches
+    assert (counts == 1).mean() > 0.5 and np.any((counts > 1) & (counts < 8)) and np.any(counts >= 8)
+    literal = permutation_distances(x, y, ties="average", method="literal")
+    np.testing.assert_array_equal(fast.distance, literal.distance)
+    np.testing.assert_array_equal(fast.match_indptr, literal.match_indptr)
+    np.testing.assert_array_equal(fast.match_indices, literal.match_indices)
+    coarse = np.rint(x * 2)
+    fast = permutation_distances(coarse, np.rint(y * 2), ties="average")
+    assert (fast.n_matches > 1).mean() > 0.5
+    literal = permutation_distances(coarse, np.rint(y * 2), ties="average", method="literal")
+    np.testing.assert_array_equal(fast.match_indptr, literal.match_indptr)
+    np.testing.assert_array_equal(fast.match_indices, literal.match_indices)
 
 
 def test_identity_with_ties_is_distance_zero_under_mid_ranks():
@@ -432,6 +524,21 @@ def test_window_variances_clip_and_population_variance():
     wide = window_variances(big, np.array([10, 25_000]), 5000)
     assert direct[1] == pytest.approx(np.var(big[24_996:25_003]))
     assert wide[1] == pytest.approx(np.var(big[19_999:30_000]), rel=1e-6)
+
+
+def test_value_window_with_ties_and_clipping():
+    y = np.array([[1.0], [2.0], [2.0], [2.0], [3.0], [4.0], [5.0]])
+    # random ranks: R* is the rank of the first copy of 2 (rank 2); the window is ranks 1..3
+    w = value_window([2.0], y, 1, ties="random", rng=0)
+    assert w.nearest_rank.tolist() == [2] and w.values[0].tolist() == [1.0, 2.0, 2.0]
+    # mid-ranks: the block of 2s (ranks 2-4, mid-rank 3) widened by d = 1 on both sides
+    w = value_window([2.0], y, 1, ties="average")
+    assert w.nearest_rank.tolist() == [3.0] and w.values[0].tolist() == [1.0, 2.0, 2.0, 2.0, 3.0]
+    assert (w.lower.tolist(), w.upper.tolist(), w.sizes.tolist()) == ([1], [5], [5])
+    # clipped to [1, n]
+    w = value_window([5.0], y, 3, ties="first")
+    assert (w.lower.tolist(), w.upper.tolist()) == ([4], [7]) and w.values[0].tolist() == [2.0, 3.0, 4.0, 5.0]
+    assert w.variances.tolist() == [np.var([2.0, 3.0, 4.0, 5.0])]
 
 
 def test_hellinger_and_histogram():
@@ -469,6 +576,14 @@ def test_bad_input_messages():
         permuted_privacy(np.eye(3), np.eye(3), rng=0).satisfies(1, [1, 2])
     with pytest.raises(ExplorerError):
         permuted_privacy(np.eye(3), np.eye(3), d=-1)
+    with pytest.raises(InvalidParameterError, match="d must be >= 0, got -1"):
+        value_window([1.0, 2.0], np.eye(2), -1)
+    with pytest.raises(DatasetError, match="the record has 3 attributes but Y has 2"):
+        value_window([1.0, 2.0, 3.0], np.eye(2))
+    with pytest.raises(ExplorerError, match="record must be numbers, got 'abc'"):
+        value_window("abc", np.eye(2))
+    with pytest.raises(InvalidParameterError, match="record must be <= 2, got 3"):
+        permuted_privacy(np.eye(3), np.eye(3), rng=0).window(3)
 
 
 def test_missing_policy_drop():

@@ -1,4 +1,5 @@
-"""Tests of explorer.core.randomized_response (000 Sections II-III, 003 Sections 2.1-2.3, 6.3-6.4)."""
+"""Tests of explorer.core.randomized_response (Domingo-Ferrer and Soria-Comas 2018, Sections II-III;
+Domingo-Ferrer and Soria-Comas 2022, Sections 2.1-2.3, 6.3-6.4)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from explorer.core.randomized_response import (
     estimate_error_bound,
     estimate_frequencies,
     identity_matrix,
+    inversion_estimate,
+    iterative_bayesian_update,
     keep_or_uniform_matrix,
     keep_probability_for_epsilon,
     optimal_matrix,
@@ -29,6 +32,7 @@ from explorer.core.randomized_response import (
     report_counts,
     warner_matrix,
 )
+from explorer.core.rr_mechanisms import GRRMatrix, KroneckerMatrix
 from explorer.errors import (
     ExplorerTypeError,
     InvalidDistributionError,
@@ -64,12 +68,18 @@ def test_optimal_matrix_entries_and_infinity():
     assert m[0, 0] == pytest.approx(e / (e + 3))
     assert m[0, 1] == pytest.approx(1 / (e + 3))
     np.testing.assert_array_equal(optimal_matrix(3, math.inf), np.eye(3))
-    assert epsilon_of(optimal_matrix(3, 1000.0)) == pytest.approx(1000.0) or math.isinf(
-        epsilon_of(optimal_matrix(3, 1000.0)))
+    # e^-1000 underflows (the smallest double is about e^-744.4): the off-diagonal entries of the
+    # float matrix are exactly 0, so the matrix returned is the identity and its epsilon is infinite.
+    # Below the underflow the epsilon is recovered: e^-700 is still representable.
+    big = optimal_matrix(3, 1000.0)
+    np.testing.assert_array_equal(big, np.eye(3))
+    assert math.isinf(epsilon_of(big))
+    assert epsilon_of(optimal_matrix(3, 700.0)) == pytest.approx(700.0, rel=1e-12)
 
 
 def test_keep_or_uniform_is_the_prop1_mechanism_and_its_epsilon():
-    # PAPER_NOTES erratum 003 Section 6.3.1: diagonal p + (1-p)/r, off (1-p)/r, eps = ln(1 + p r/(1-p)).
+    # docs/conventions.md erratum (Domingo-Ferrer and Soria-Comas 2022, Section 6.3.1):
+    # diagonal p + (1-p)/r, off (1-p)/r, eps = ln(1 + p r/(1-p)).
     r, p = 4, 0.6
     m = keep_or_uniform_matrix(r, p)
     assert m[1, 1] == pytest.approx(p + (1 - p) / r)
@@ -208,7 +218,8 @@ def test_003_section21_negative_inversion_estimate():
 
 
 def test_paper_notes_clip_vs_simplex():
-    # PAPER_NOTES (003 Section 6.4 erratum): (0.9, 0.3, -0.2) -> clip (0.75, 0.25, 0), projection (0.8, 0.2, 0).
+    # docs/conventions.md (Domingo-Ferrer and Soria-Comas 2022, Section 6.4 erratum):
+    # (0.9, 0.3, -0.2) -> clip (0.75, 0.25, 0), projection (0.8, 0.2, 0).
     np.testing.assert_allclose(clip_and_rescale([0.9, 0.3, -0.2]), [0.75, 0.25, 0.0])
     np.testing.assert_allclose(project_to_simplex([0.9, 0.3, -0.2]), [0.8, 0.2, 0.0])
 
@@ -238,7 +249,9 @@ def test_ibu_on_the_boundary_iterates_from_uniform_and_maximises_likelihood():
     counts = np.array([45.0, 50.0, 5.0])            # inversion has a negative entry
     assert estimate_frequencies(counts, m, kind="counts").estimate.min() < 0
     ibu = estimate_frequencies(counts, m, "ibu", kind="counts", tol=1e-13, max_iter=200_000)
-    assert ibu.converged and ibu.iterations > 10
+    plain = estimate_frequencies(counts, m, "ibu", kind="counts", tol=1e-13, max_iter=200_000, accelerate=False)
+    assert ibu.converged and plain.converged and 1 < ibu.iterations < plain.iterations
+    np.testing.assert_allclose(ibu.estimate, plain.estimate, atol=1e-9)
     assert np.all(ibu.estimate >= 0) and ibu.estimate.sum() == pytest.approx(1.0)
 
     def loglik(pi):
@@ -349,3 +362,90 @@ def test_randomize_table_path_is_exact(r, n):
     np.testing.assert_array_equal(_category_of_draws(cumulative, rows, draws), expected)
     assert not np.any(expected == 1)
     assert not np.any(expected[rows == 0] == r - 1)
+
+
+# --------------------------------------------------------------------------- one inversion, one IBU
+
+
+def _stochastic(rng: np.random.Generator, r: int) -> np.ndarray:
+    """A random well-conditioned RR matrix: a strong diagonal plus random rows."""
+    m = rng.dirichlet(np.ones(r), size=r) + np.eye(r) * rng.uniform(1.0, 3.0)
+    return m / m.sum(axis=1, keepdims=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 7), st.integers(0, 2**31), st.sampled_from(["dense", "grr", "kronecker"]))
+def test_the_inversion_agrees_with_numpy_solve(r, seed, kind):
+    rng = np.random.default_rng(seed)
+    if kind == "dense":
+        matrix = _stochastic(rng, r)
+        dense = matrix
+    elif kind == "grr":
+        matrix = GRRMatrix(r, rng.uniform(1.0 / r + 0.05, 1.0))
+        dense = matrix.to_dense()
+    else:
+        matrix = KroneckerMatrix((GRRMatrix(r, rng.uniform(1.0 / r + 0.05, 1.0)), _stochastic(rng, 3)))
+        dense = np.kron(matrix.factors[0].to_dense(), matrix.factors[1])
+    lam = rng.dirichlet(np.ones(dense.shape[0]))
+    np.testing.assert_allclose(inversion_estimate(matrix, lam), np.linalg.solve(dense.T, lam), atol=1e-10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 7), st.integers(0, 2**31), st.booleans())
+def test_one_ibu_step_is_its_definition(r, seed, structured):
+    # pi_1(u) = sum_v lambda_v pi_0(u) P[u, v] / sum_u' pi_0(u') P[u', v] (Agrawal and Aggarwal 2001)
+    rng = np.random.default_rng(seed)
+    dense = _stochastic(rng, r) if not structured else GRRMatrix(r, rng.uniform(0.1, 1.0)).to_dense()
+    matrix = GRRMatrix(r, float(dense[0, 0])) if structured else dense
+    lam = rng.dirichlet(np.ones(r))
+    lam[rng.random(r) < 0.3] = 0.0                      # some reports never seen
+    if lam.sum() == 0:
+        lam[0] = 1.0
+    lam /= lam.sum()
+    start = rng.dirichlet(np.ones(r))
+    expected = start * (dense @ np.where(lam > 0, lam / (dense.T @ start), 0.0))
+    expected /= expected.sum()
+    step = iterative_bayesian_update(matrix, lam, start=start, max_iter=1, accelerate=False, tol=1e-300)
+    assert step.iterations == 1 and not step.converged
+    np.testing.assert_allclose(step.estimate, expected, rtol=1e-12, atol=1e-15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.floats(0.3, 3.0), st.integers(0, 2**31), st.booleans())
+def test_accelerated_ibu_reaches_the_plain_fixed_point_from_any_start(r, epsilon, seed, structured):
+    # Counts with empty categories put the maximum on the boundary (the inversion has negative
+    # entries); the plain update crawls there, SQUAREM extrapolates.  Same fixed point either way.
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 50, size=r).astype(float)
+    counts[rng.random(r) < 0.4] = 0.0
+    if counts.sum() == 0:
+        counts[0] = 1.0
+    matrix = GRRMatrix.optimal(r, epsilon) if structured else optimal_matrix(r, epsilon)
+    start = rng.dirichlet(np.ones(r) * rng.uniform(0.2, 5.0))
+    fast = iterative_bayesian_update(matrix, counts, start=start, tol=1e-13, max_iter=100_000)
+    slow = iterative_bayesian_update(matrix, counts, start=start, tol=1e-13, max_iter=2_000_000, accelerate=False)
+    assert fast.converged and slow.converged and fast.accelerated and not slow.accelerated
+    assert np.abs(fast.estimate - slow.estimate).sum() < 1e-6
+    assert fast.log_likelihood >= slow.log_likelihood - 1e-12
+    # and it is a fixed point of the plain update
+    again = iterative_bayesian_update(matrix, counts, start=fast.estimate, max_iter=1, accelerate=False,
+                                      tol=1e-300)
+    np.testing.assert_allclose(again.estimate, fast.estimate, atol=1e-10)
+
+
+def test_ibu_of_a_singular_matrix_stays_at_its_start():
+    # Perfect secrecy: every report is as likely under any pi, so any start is a fixed point.
+    result = iterative_bayesian_update(warner_matrix(0.5), [3, 7], start=[0.2, 0.8])
+    assert result.converged and result.iterations == 1
+    np.testing.assert_allclose(result.estimate, [0.2, 0.8])
+
+
+def test_ibu_validates_its_inputs():
+    with pytest.raises(InvalidDistributionError, match="lambda_hat must have 2 entries, got 3"):
+        iterative_bayesian_update(warner_matrix(0.75), [1, 2, 3])
+    with pytest.raises(InvalidDistributionError, match="start must be non-negative: entry 1 is -1"):
+        iterative_bayesian_update(warner_matrix(0.75), [1, 2], start=[-1, 2])
+    with pytest.raises(InvalidParameterError, match="tol must be > 0, got 0"):
+        iterative_bayesian_update(warner_matrix(0.75), [1, 2], tol=0)
+    with pytest.raises(InvalidParameterError, match="max_iter must be >= 1, got 0"):
+        iterative_bayesian_update(warner_matrix(0.75), [1, 2], max_iter=0)

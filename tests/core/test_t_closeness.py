@@ -1,8 +1,12 @@
-"""Tests of explorer.core.t_closeness: 000 Section IV (Eq. 7, Proposition 1, Examples 2-3)."""
+"""Tests of explorer.core.t_closeness: Domingo-Ferrer and Soria-Comas (2018), Section IV (Eq. 7, Prop. 1, Examples 2-3)."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,6 +18,7 @@ from explorer.core.t_closeness import (
     MISSING_LABEL,
     closeness_for_epsilon,
     closeness_profile,
+    cluster_count_over_t,
     cluster_table,
     csv_safe,
     distribution_distance,
@@ -28,15 +33,19 @@ from explorer.core.t_closeness import (
     t_close_microaggregation,
     worst_case_cluster,
 )
+from explorer.core.datasets import adult
+from explorer.core.microaggregation import encode_quasi_identifiers
 from explorer.errors import DatasetError, ExplorerError, ExplorerTypeError, InvalidParameterError
 
 E = math.e
+#: sha256 of MDAV's labels (int64, little-endian) on Adult, k = 10, age, education-num, hours-per-week, sex.
+ADULT_MDAV_K10_SHA256 = "24c1af90582bb03928f7bac8d4492438cfa69a0e33d55b98bd592ae8fba2a104"
 
 
 # ----------------------------------------------------------------- paper examples
 def test_example_3_distribution_is_exactly_one_value_at_0_2e():
     worst = worst_case_cluster([0.2] * 5, 2.0)
-    # 000 Example 3 prints 0.5436 (0.2e = 0.54366 truncated, PAPER_NOTES errata) and 0.1141
+    # Example 3 prints 0.5436 (0.2e = 0.54366 truncated, an erratum of docs/conventions.md) and 0.1141
     np.testing.assert_allclose(worst.distribution, [0.2 * E] + [(1 - 0.2 * E) / 4] * 4, rtol=0, atol=1e-15)
     assert round(worst.distribution[0], 5) == 0.54366
     assert round(worst.distribution[1], 6) == 0.114086
@@ -167,27 +176,36 @@ def test_mdav_cluster_sizes(n, k):
 
 
 def _mdav_reference(x, k):
-    """Textbook MDAV, one record at a time (for agreement on small data without ties)."""
+    """Textbook MDAV, one record at a time, with the stated tie rule: the lowest record index wins.
+
+    The farthest record is the first at the largest distance (``max`` over records in increasing order);
+    a cluster is its centre, then the k - 1 nearest others, sorted by (distance, record index).
+    """
     remaining = list(range(len(x)))
     labels = np.full(len(x), -1)
     label = 0
 
-    def nearest(centre, pool):
-        return sorted(pool, key=lambda i: (np.sum((x[i] - centre) ** 2), i))[:k]
+    def sq(i, centre):
+        return np.sum((x[i] - centre) ** 2)
+
+    def cluster_around(centre, pool):
+        first = [centre] if centre in pool else []
+        others = sorted((i for i in pool if i != centre), key=lambda i: (sq(i, x[centre]), i))
+        return first + others[:k - len(first)]
 
     while len(remaining) >= 3 * k:
         c = x[remaining].mean(axis=0)
-        r = max(remaining, key=lambda i: np.sum((x[i] - c) ** 2))
-        s = max(remaining, key=lambda i: np.sum((x[i] - x[r]) ** 2))
-        for centre in (x[r], x[s]):
-            group = nearest(centre, remaining)
+        r = max(remaining, key=lambda i: sq(i, c))
+        s = max(remaining, key=lambda i: sq(i, x[r]))
+        for centre in (r, s):
+            group = cluster_around(centre, remaining)
             labels[group] = label
             label += 1
             remaining = [i for i in remaining if i not in group]
     if len(remaining) >= 2 * k:
         c = x[remaining].mean(axis=0)
-        r = max(remaining, key=lambda i: np.sum((x[i] - c) ** 2))
-        group = nearest(x[r], remaining)
+        r = max(remaining, key=lambda i: sq(i, c))
+        group = cluster_around(r, remaining)
         labels[group] = label
         label += 1
         remaining = [i for i in remaining if i not in group]
@@ -199,6 +217,34 @@ def _mdav_reference(x, k):
 def test_mdav_agrees_with_textbook_algorithm(seed):
     x = np.random.default_rng(seed).normal(size=(80, 2))
     np.testing.assert_array_equal(mdav_labels(x, 4), _mdav_reference(x, 4))
+
+
+def test_mdav_ties_go_to_the_lowest_record_index():
+    # centroid 7/6: record 0 is farthest (r); the farthest from r is record 4, the first of the two 2s (s).
+    # r's cluster takes the first 1 (record 1), not record 2 or 3; s's cluster is {4, 5}; {2, 3} are left.
+    x = [[0.0], [1.0], [1.0], [1.0], [2.0], [2.0]]
+    assert mdav_labels(x, 2).tolist() == [0, 0, 2, 2, 1, 1]
+    # identical records: clusters are runs of consecutive indices
+    assert mdav_labels(np.zeros((7, 2)), 2).tolist() == [0, 0, 1, 1, 2, 2, 2]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mdav_with_many_ties_agrees_with_the_stated_rule(seed):
+    # small integers: most distances tie (exactly, integer arithmetic), so any other tie rule differs
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 4, size=(int(rng.integers(30, 90)), int(rng.integers(1, 4)))).astype(float)
+    k = int(rng.integers(2, 6))
+    np.testing.assert_array_equal(mdav_labels(x, k), _mdav_reference(x, k))
+
+
+def test_mdav_on_adult_gives_the_pinned_clusters():
+    # The benchmark's settings.  Adult's quasi-identifiers repeat (9,885 distinct of 32,561 records), so
+    # the clusters depend on the tie rule; they are the same on numpy 1.26, 2.0 and 2.4 (docs/models).
+    frame = adult()
+    clusters = mdav(frame, ["age", "education-num", "hours-per-week", "sex"], 10)
+    assert clusters.n_clusters == 3256 and clusters.sizes.min() == 10 and clusters.sizes.max() == 11
+    digest = hashlib.sha256(clusters.labels.astype("<i8").tobytes()).hexdigest()
+    assert digest == ADULT_MDAV_K10_SHA256
 
 
 def test_mdav_bad_k_and_values():
@@ -226,6 +272,31 @@ def test_mdav_on_frame_encodes_categories_and_drops_missing():
         mdav(frame, ["age"], 100)
     with pytest.raises(InvalidParameterError, match="missing must be"):
         mdav(frame, ["age"], 2, missing="zero")
+
+
+def test_quasi_identifiers_are_standardised_numbers_and_one_hot_categories():
+    frame = pd.DataFrame({"age": [20.0, 40.0, np.nan, 60.0], "sex": pd.Categorical(list("FMFF")),
+                          "edu": pd.Categorical(["lo", "hi", "lo", "mid"], categories=["lo", "mid", "hi"],
+                                                ordered=True)})
+    values, keep, note = encode_quasi_identifiers(frame, ["age", "sex", "edu"])
+    assert keep.tolist() == [True, True, False, True] and "1 record(s)" in note
+    np.testing.assert_allclose(values[:, 0], [-math.sqrt(1.5), 0.0, math.sqrt(1.5)])    # mean 0, sd 1
+    np.testing.assert_allclose(values[:, 1:3], [[0.5 ** 0.5, 0], [0, 0.5 ** 0.5], [0.5 ** 0.5, 0]])
+    np.testing.assert_allclose(values[:, 3], [-math.sqrt(1.5), math.sqrt(1.5), 0.0])     # ordered codes 0, 2, 1
+    imputed, keep_all, note_all = encode_quasi_identifiers(frame, ["age"], missing="impute")
+    assert keep_all.all() and imputed.shape == (4, 1) and "imputed by the median" in note_all
+    with pytest.raises(InvalidParameterError, match="missing must be 'drop' or 'impute', got 'zero'"):
+        encode_quasi_identifiers(frame, ["age"], missing="zero")
+
+
+def test_t_close_merging_ties_go_to_the_lowest_cluster_label():
+    # MDAV clusters: ages 0 (label 0), 20 (label 1), 10 (label 2).  Cluster 2 holds only "a" (infinitely far);
+    # the centroids of clusters 0 and 1 are exactly as near to it, and the merge goes to cluster 0.
+    frame = pd.DataFrame({"age": [0, 0, 10, 10, 20, 20], "s": list("abaaab")})
+    assert mdav(frame, ["age"], 2).labels.tolist() == [0, 0, 2, 2, 1, 1]
+    merged = t_close_microaggregation(frame, ["age"], "s", 2, 1.6)
+    assert merged.labels.tolist() == [0, 0, 0, 0, 1, 1] and merged.n_merges == 1
+    assert closeness_profile(frame, merged, "s").max_distance == pytest.approx(1.5)
 
 
 def test_group_by_keeps_missing_as_a_group():
@@ -343,3 +414,51 @@ def test_progress_is_reported_and_can_cancel():
     assert seen and all(0 < f <= 1 for f in seen) and seen == sorted(seen)
     with pytest.raises(CancelledError, match="cancelled after"):
         mdav_labels(x, 2, progress=lambda fraction: False)
+
+
+# ----------------------------------------------------------------- count of clusters over t
+def test_cluster_count_over_t_counts_strictly_above_the_bound():
+    count = cluster_count_over_t([1.5, 4.0, math.inf, 2.0, E], E)
+    assert (count.n_clusters, count.n_over, count.n_infinite, count.n_within) == (5, 2, 1, 3)
+    assert count.t == E and not count.is_t_close and count.fraction_over == pytest.approx(2 / 5)
+    assert cluster_count_over_t([2.0, 1.0], 2.0).is_t_close             # d = t is t-close (Example 3)
+    assert cluster_count_over_t([2.0, 1.0], math.inf).n_over == 0
+    empty = cluster_count_over_t([], 1.0)
+    assert (empty.n_clusters, empty.n_over, empty.is_t_close, empty.fraction_over) == (0, 0, True, 0.0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        count.n_over = 0
+
+
+def test_cluster_count_over_t_of_a_profile_uses_its_bound():
+    frame = pd.DataFrame({"s": list("aaab" "bbba" "abab")})     # clusters (3/4, 1/4), (1/4, 3/4), (1/2, 1/2)
+    profile = closeness_profile(frame, [0] * 4 + [1] * 4 + [2] * 4, "s", t=1.4)
+    count = cluster_count_over_t(profile)
+    assert (count.n_clusters, count.n_over, count.t) == (3, 2, 1.4)
+    assert cluster_count_over_t(profile, 2.0).n_over == 0 == profile.n_violating(2.0)   # d = 2, 2, 1
+    assert profile.n_violating() == 2
+    with pytest.raises(InvalidParameterError, match="t must be given"):
+        cluster_count_over_t(closeness_profile(frame, [0] * 6 + [1] * 6, "s"))
+
+
+@pytest.mark.parametrize("distances, t, message", [
+    ([1.0, float("nan")], 1.0, "distances must be non-negative numbers, got nan at position 1"),
+    ([1.0, -2.0], 1.0, "distances must be non-negative numbers, got -2.0 at position 1"),
+    ([[1.0]], 1.0, r"distances must be a vector, got an array of shape \(1, 1\)"),
+    (["a"], 1.0, "distances must be an array of numbers"),
+    ([1.0], -1.0, "t must be >= 0"),
+    ([1.0], None, "t must be given"),
+])
+def test_cluster_count_over_t_refuses_bad_input(distances, t, message):
+    with pytest.raises(ExplorerError, match=message):
+        cluster_count_over_t(distances, t)
+
+
+# ----------------------------------------------------------------- documentation
+def test_benchmark_figures_in_the_docs_are_those_of_the_results_file():
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "models" / "t-closeness.md").read_text(encoding="utf-8")
+    section = page[page.index("## Benchmark"):page.index("## Dependencies")]
+    results = (root / "benchmarks" / "results" / "t_closeness.txt").read_text(encoding="utf-8")
+    numbers = set(re.findall(r"\d[\d,]*\.\d+|\d{1,3}(?:,\d{3})+|\d+x", section))
+    assert len(numbers) > 20
+    assert sorted(n for n in numbers if n not in results) == []

@@ -123,8 +123,12 @@ def test_bad_input_keeps_last_valid_state(panel):
     panel.columns.value = ("X1",)
     panel.n_random.value = 25                       # more than n^m = 20
     assert "more than the n^m" in panel.status.message
-    panel.record.value = 20
-    assert "Record 20" in panel.subject_text.value or panel.status.is_error
+    assert panel.analysis.X.shape == (20, 1)        # the refused n_random kept the last valid analysis
+    panel.record.value = 20                         # ... which still answers the subject's view
+    text = panel.subject_text.value
+    assert "<b>Record 20</b>: permutation distance <b>0</b>" in text       # identity masking: Y = X
+    assert "anonymized record(s) at that distance: 20." in text and "<b>holds</b>" in text
+    assert "more than the n^m" in panel.status.message                     # and the refusal stays on show
 
 
 def test_empty_shared_dataset_is_a_message():

@@ -74,3 +74,14 @@ def test_worst_case_example_3_text():
     artists = plot_worst_case(_ax(), list("abcde"), worst, [0.2] * 5, e, worst[0], 0.2, 1.9, math.log2(5))
     assert "54.4%" in artists.guess.get_text() and "20.0%" in artists.guess.get_text()
     assert float(artists.distribution.cluster[0].get_height()) == pytest.approx(0.2 * e)
+
+
+def test_ratio_bars_count_is_the_core_count_boundary_included():
+    from explorer.core.t_closeness import cluster_count_over_t
+
+    distances = [1.0, 2.0, 2.0 + 1e-12, math.inf, 3.0]
+    count = cluster_count_over_t(distances, 2.0)
+    artists = plot_cluster_ratios(_ax(), distances, 2.0)
+    assert artists.update(np.asarray(distances), 2.0) == count.n_over == 3       # d = t is within
+    assert artists.note.get_text().splitlines()[1].startswith(f"{count.n_over} of {count.n_clusters} clusters")
+    assert f"{count.n_infinite} infinite" in artists.note.get_text()

@@ -1,0 +1,362 @@
+"""The canvas every panel's figure is drawn on: ipympl's, with a faster PNG and bounded client messages.
+
+How a figure reaches the browser: after a draw (or a blit) ipympl's canvas asks
+matplotlib's web backend for a *diff image* (the pixels that changed since the
+last frame, over transparent zeros; a full frame after a size change) and sends
+it as a PNG over the widget's comm.  The browser paints it over the last frame.
+
+:class:`ExplorerCanvas` is that canvas (a subclass of ``ipympl.backend_nbagg.Canvas``)
+with two changes, and nothing else:
+
+**A faster PNG (the fast path), version-gated.**  Encoding the PNG is most of
+what a blitted slider move costs once the drawing is done.  Pillow, which
+matplotlib uses, tries five row filters on every row at zlib level 6;
+:func:`encode_png` writes the rows unfiltered at zlib level 1.  Is it worth
+keeping over Pillow with ``compress_level=1``?  Measured side by side by
+``benchmarks/bench_canvas.py`` (``benchmarks/results/canvas.txt``: one run on a
+shared 2-core machine, load average 10.12 at the start and 9.61 at the end, so
+the times are inflated and the ratios are what counts) on the Randomized
+response figure (1000 x 660 px), r = 3:
+
+* the diff PNG of a slider move: Pillow default 36.1 ms, ``compress_level=1``
+  25.1 ms, :func:`encode_png` 12.6 ms (2.0x faster than level 1), for 27.5 kB
+  against 22.1 kB (12.2 kB by default);
+* a full frame (every figure's first frame, every full redraw, and the data URL
+  ipympl re-encodes on each update before a browser view attaches): 83.9, 59.1
+  and 22.3 ms (2.7x faster than level 1);
+* a whole slider move with a browser view attached: 82.2 ms on the plain path,
+  72.4 ms with level 1, 65.0 ms with :func:`encode_png`; before a view attaches
+  207.8, 153.4 and 101.2 ms.
+
+Part of the gain does come from the compression level alone, but
+:func:`encode_png` halves what is left, and it is 20 lines of numpy and zlib that
+read no private state.  Its cost is 5.4 kB more per diff PNG: under a
+millisecond on a class's local network, about 4 ms on a 10 Mbit/s link, where
+the kernel's CPU (shared by every visitor of a public demo) is what runs out
+first.  So it is kept.
+
+Choosing the encoder means replacing matplotlib's ``get_diff_image`` (which reads
+the backend's private frame state: ``_png_is_old``, ``_force_full``,
+``_last_buff``) and ipympl's ``send_binary`` (its data URL before a browser view
+attaches).  Both are copied here; their upstream code is the same in matplotlib
+3.8.4 and 3.11.2 and in ipympl 0.9.4 and 0.10.0 (the releases compared), and the
+copies are used only when the installed versions
+are within :data:`MATPLOTLIB_GATE` and :data:`IPYMPL_GATE`
+(:func:`fast_path_supported`).  Outside the gate every canvas takes the plain
+ipympl path (Pillow's PNG): slower, never wrong.  The test suite fails when the
+fast path is not active on the versions the project pins, so raising a bound is
+a decision made with the tests, not a silent fallback.
+
+**Bounded client messages, on every version.**  The browser sends the canvas
+its size and device pixel ratio; a forged message could ask for a
+10000 x 6600 px figure (half a gigabyte of frame buffers) or a ratio of 10
+(a MemoryError).  :meth:`ExplorerCanvas._handle_message` checks every message
+before the canvas acts on it: a resize is ignored unless the kernel made the
+figure resizable (the ``resizable`` trait is kernel-owned: a client update of
+it is dropped) and is clamped to :data:`MAX_CSS_PIXELS`; the device pixel ratio
+is clamped to :data:`DEVICE_PIXEL_RATIO_RANGE`; the frame never exceeds
+:data:`MAX_FRAME_PIXELS` physical pixels; a malformed message is ignored; and no
+exception leaves the handler (it is logged kernel-side: ipywidgets would send
+its traceback to the client).
+
+See ``docs/canvas.md`` ("How figures reach the browser fast, and the limits on
+what a client may ask").
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import struct
+import zlib
+from base64 import b64encode
+from typing import Any
+
+import numpy as np
+from ipympl.backend_nbagg import Canvas
+
+__all__ = [
+    "ExplorerCanvas",
+    "encode_png",
+    "fast_path_supported",
+    "MATPLOTLIB_GATE",
+    "IPYMPL_GATE",
+    "MAX_CSS_PIXELS",
+    "MIN_CSS_PIXELS",
+    "DEVICE_PIXEL_RATIO_RANGE",
+    "MAX_FRAME_PIXELS",
+]
+
+log = logging.getLogger("explorer.panels.canvas")
+
+#: matplotlib versions whose web backend the fast path was checked against: [lower, upper).
+MATPLOTLIB_GATE = ((3, 8), (3, 12))
+#: ipympl versions whose canvas the fast path was checked against: [lower, upper).
+IPYMPL_GATE = ((0, 9, 4), (0, 11))
+
+#: A client's resize request is clamped to this range, per side, in CSS pixels.
+MIN_CSS_PIXELS, MAX_CSS_PIXELS = 50, 3000
+#: A client's device pixel ratio is clamped to this range.
+DEVICE_PIXEL_RATIO_RANGE = (0.5, 3.0)
+#: No frame larger than this many physical pixels (16 MB of RGBA per frame buffer).
+MAX_FRAME_PIXELS = 4_000_000
+
+# --------------------------------------------------------------------------- the gate
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    """The leading numeric release of a version string: "3.11.2" -> (3, 11, 2), "0.10.0rc1" -> (0, 10, 0)."""
+    from packaging.version import InvalidVersion, Version     # matplotlib's own dependency
+    try:
+        return Version(str(text)).release
+    except InvalidVersion:
+        return ()
+
+
+def _within(version: tuple[int, ...], gate: tuple[tuple[int, ...], tuple[int, ...]]) -> bool:
+    low, high = gate
+    return bool(version) and low <= version < high
+
+
+_said = {"outside the gate": False}
+
+
+def _gate_text(gate: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
+    low, high = (".".join(map(str, bound)) for bound in gate)
+    return f">={low},<{high}"
+
+
+def fast_path_supported() -> bool:
+    """True when the installed matplotlib and ipympl are within the fast path's gate.
+
+    Read at each canvas's creation (``ExplorerCanvas.fast_path``).
+
+    Examples
+    --------
+    >>> isinstance(fast_path_supported(), bool)
+    True
+    """
+    import ipympl
+    import matplotlib
+    return (_within(_version_tuple(matplotlib.__version__), MATPLOTLIB_GATE)
+            and _within(_version_tuple(ipympl.__version__), IPYMPL_GATE))
+
+
+# --------------------------------------------------------------------------- the PNG encoder
+
+
+def _png_chunk(kind: bytes, payload: bytes) -> bytes:
+    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+
+
+def encode_png(rgba: np.ndarray, level: int = 1) -> bytes:
+    """A lossless PNG of an RGBA image (h x w x 4 uint8), made for speed, not size.
+
+    Every row is written unfiltered (PNG filter type 0) and compressed at zlib
+    ``level``; Pillow tries five filters per row.  A diff image of a slider move is
+    mostly transparent zeros, which compress well without a filter.
+
+    Parameters
+    ----------
+    rgba : numpy.ndarray
+        The image, h x w x 4, uint8, first row at the top.
+    level : int
+        The zlib compression level (1: fastest).
+
+    Returns
+    -------
+    bytes
+        The PNG file (8-bit RGBA, one IDAT chunk).
+
+    Examples
+    --------
+    >>> import io; from PIL import Image
+    >>> rgba = np.zeros((3, 4, 4), dtype=np.uint8); rgba[1, 2] = (255, 0, 0, 255)
+    >>> bool((np.asarray(Image.open(io.BytesIO(encode_png(rgba)))) == rgba).all())
+    True
+    """
+    data = np.asarray(rgba, dtype=np.uint8)
+    if data.ndim != 3 or data.shape[2] != 4:
+        raise ValueError(f"encode_png needs an RGBA image (h x w x 4), got shape {data.shape}")
+    height, width, _ = data.shape
+    raw = np.zeros((height, 4 * width + 1), dtype=np.uint8)     # each row: filter type 0 (none), pixels
+    raw[:, 1:] = data.reshape(height, 4 * width)
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)   # 8 bits, RGBA, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+            + _png_chunk(b"IDAT", zlib.compress(raw, level)) + _png_chunk(b"IEND", b""))
+
+
+# --------------------------------------------------------------------------- bounds on client messages
+
+
+def _finite_number(value: Any) -> float | None:
+    """``value`` as a finite float, or None (bools, strings, NaN and infinities are refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _clamp(value: float, low: float, high: float) -> float:
+    return min(max(value, low), high)
+
+
+class ExplorerCanvas(Canvas):
+    """ipympl's canvas with the fast PNG path (within the version gate) and bounded client messages.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        The figure to draw.
+    fast_path : bool, optional
+        Use the fast PNG path; by default when :func:`fast_path_supported`.  It is
+        never used outside the gate, even when asked for.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from ipympl.backend_nbagg import FigureManager
+    >>> canvas = ExplorerCanvas(Figure(figsize=(4, 3), dpi=100)); _ = FigureManager(canvas, 0)
+    >>> canvas.resizable = False
+    >>> canvas._handle_message(canvas, {"type": "resize", "width": 10000, "height": 6600}, [])
+    >>> canvas.get_width_height()
+    (400, 300)
+    >>> canvas._handle_message(canvas, {"type": "set_device_pixel_ratio", "device_pixel_ratio": 10}, [])
+    >>> canvas.device_pixel_ratio
+    3.0
+    """
+
+    #: Traits the kernel decides; a client's update of them is dropped (ipympl's front end sets
+    #: ``resizable`` itself, and a forged update could otherwise lift the resize refusal).
+    KERNEL_OWNED = frozenset({"resizable"})
+
+    def __init__(self, figure, *args, fast_path: bool | None = None, **kwargs):
+        super().__init__(figure, *args, **kwargs)
+        supported = fast_path_supported()
+        self.fast_path = supported if fast_path is None else bool(fast_path) and supported
+        if not supported and not _said["outside the gate"]:      # said once, not silently
+            import ipympl
+            import matplotlib
+            _said["outside the gate"] = True
+            log.warning("canvas: matplotlib %s / ipympl %s are outside the versions the fast PNG path was checked "
+                        "against (matplotlib %s, ipympl %s): figures use ipympl's plain path",
+                        matplotlib.__version__, ipympl.__version__, _gate_text(MATPLOTLIB_GATE),
+                        _gate_text(IPYMPL_GATE))
+        self.n_refused = 0          # client messages ignored or clamped (for tests and logs)
+
+    # ------------------------------------------------------------------ the fast path
+    def get_diff_image(self):
+        """matplotlib's ``FigureCanvasWebAggCore.get_diff_image`` with :func:`encode_png` (fast path).
+
+        The same protocol: a full frame after a size change, on request or with
+        transparency, else the changed pixels over transparent zeros.
+        """
+        if not self.fast_path:
+            return super().get_diff_image()
+        if not self._png_is_old:
+            return None
+        pixels = np.asarray(self.get_renderer().buffer_rgba())
+        buff = pixels.view(np.uint32).squeeze(2)
+        if self._force_full or buff.shape != self._last_buff.shape or (pixels[:, :, 3] != 255).any():
+            self.set_image_mode("full")
+            output = buff
+        else:
+            self.set_image_mode("diff")
+            output = np.where(buff != self._last_buff, buff, 0)
+        self._last_buff = buff.copy()
+        self._force_full = False
+        self._png_is_old = False
+        return encode_png(output.view(dtype=np.uint8).reshape((*output.shape, 4)))
+
+    def send_binary(self, data):
+        """ipympl's ``Canvas.send_binary`` (the data URL kept until a browser view attaches) with
+        :func:`encode_png` (fast path)."""
+        if not self.fast_path:
+            return super().send_binary(data)
+        if self.syncing_data_url:
+            last = self._last_buff.view(dtype=np.uint8).reshape((*self._last_buff.shape, 4))
+            self._data_url = b64encode(encode_png(last)).decode("utf-8")
+        self.send({"data": json.dumps({"type": "binary"})}, buffers=[data])
+
+    # ------------------------------------------------------------------ client messages
+    def set_state(self, sync_data):
+        """Apply a client's state update, except for the traits the kernel owns; never raises
+        (a value a trait refuses is logged kernel-side, not sent back as a traceback)."""
+        try:
+            dropped = self.KERNEL_OWNED.intersection(sync_data)
+            if dropped:
+                self.n_refused += 1
+                log.warning("canvas: client update of %s ignored", sorted(dropped))
+                sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
+            super().set_state(sync_data)
+        except Exception:
+            self.n_refused += 1
+            log.exception("canvas: a client state update failed and was ignored")
+
+    def _handle_message(self, object, content, buffers):
+        """Every message the browser sends the canvas: checked and bounded, then ipympl's handling.
+
+        Never raises: a failure is logged kernel-side (ipywidgets would send the
+        traceback to the client).
+        """
+        try:
+            checked = self._check_message(content)
+            if checked is None:
+                self.n_refused += 1
+                return
+            super()._handle_message(object, checked, buffers)
+        except Exception:                     # MemoryError included
+            self.n_refused += 1
+            log.exception("canvas: a client message failed and was ignored")
+
+    def _check_message(self, content: Any) -> dict | None:
+        """The message to act on (sizes and ratio bounded), or None to ignore it."""
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            log.warning("canvas: malformed client message ignored")
+            return None
+        kind = content["type"]
+        if kind == "resize":
+            if not self.resizable:
+                log.info("canvas: resize of a fixed-size figure ignored")
+                return None
+            width, height = _finite_number(content.get("width")), _finite_number(content.get("height"))
+            if width is None or height is None:
+                log.warning("canvas: resize without finite width and height ignored")
+                return None
+            width, height = self._bounded_size(width, height, self.device_pixel_ratio)
+            if (width, height) != (content["width"], content["height"]):
+                self.n_refused += 1
+            return {**content, "width": width, "height": height}
+        if kind in ("set_device_pixel_ratio", "set_dpi_ratio"):
+            key = "device_pixel_ratio" if kind == "set_device_pixel_ratio" else "dpi_ratio"
+            ratio = _finite_number(content.get(key, 1))
+            if ratio is None or ratio <= 0:
+                log.warning("canvas: device pixel ratio %r ignored", content.get(key))
+                return None
+            bounded = self._bounded_ratio(ratio)
+            if bounded != ratio:
+                self.n_refused += 1
+            return {**content, key: bounded}
+        return content
+
+    def _bounded_ratio(self, ratio: float) -> float:
+        """The ratio clamped to DEVICE_PIXEL_RATIO_RANGE, lowered until the frame fits MAX_FRAME_PIXELS."""
+        ratio = _clamp(ratio, *DEVICE_PIXEL_RATIO_RANGE)
+        width, height = self.get_width_height(physical=False)      # CSS pixels at the current ratio
+        area = max(width * height, 1)
+        if area * ratio * ratio > MAX_FRAME_PIXELS:
+            ratio = max(math.sqrt(MAX_FRAME_PIXELS / area), DEVICE_PIXEL_RATIO_RANGE[0])
+        return ratio
+
+    @staticmethod
+    def _bounded_size(width: float, height: float, ratio: float) -> tuple[int, int]:
+        """A resize request clamped per side to [MIN_CSS_PIXELS, MAX_CSS_PIXELS], then scaled to
+        fit MAX_FRAME_PIXELS physical pixels at ``ratio``."""
+        width = _clamp(width, MIN_CSS_PIXELS, MAX_CSS_PIXELS)
+        height = _clamp(height, MIN_CSS_PIXELS, MAX_CSS_PIXELS)
+        physical = width * height * ratio * ratio
+        if physical > MAX_FRAME_PIXELS:
+            scale = math.sqrt(MAX_FRAME_PIXELS / physical)
+            width, height = width * scale, height * scale
+        return int(width), int(height)

@@ -1,0 +1,141 @@
+"""Plots of one epsilon read through every model: three small pictures side by side.
+
+- deniability: the attribute's distribution before any report, and the posterior after the most telling
+  report under the optimal RR matrix;
+- t-closeness: the data set's distribution and the most concentrated cluster still exp(eps/2)-close;
+- accuracy: the true distribution and one simulated estimate from n randomized reports, with the error bound.
+
+``plot_epsilon_reading(axes, reading)`` draws once and returns artists whose ``update(reading)`` changes
+their heights in place; :func:`summary_figure` draws a one-page summary (text plus the three pictures) for
+the PNG/PDF export. No pyplot state is used.
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.container import BarContainer, ErrorbarContainer
+from matplotlib.figure import Figure
+
+__all__ = ["EpsilonArtists", "plot_epsilon_reading", "summary_figure", "summary_bytes"]
+
+BEFORE_COLOR = "#9aa5b1"
+AFTER_COLOR = "#c44e52"
+ESTIMATE_COLOR = "#4c72b0"
+WIDTH = 0.4
+
+
+def _short(labels: Sequence[str], limit: int = 10) -> list[str]:
+    return [label if len(label) <= limit else label[: limit - 1] + "…" for label in labels]
+
+
+@dataclass
+class EpsilonArtists:
+    """The three pictures' bars, updated in place while the category count stays the same."""
+
+    axes: tuple[Axes, Axes, Axes]
+    prior_bars: BarContainer
+    posterior_bars: BarContainer
+    data_bars: BarContainer
+    cluster_bars: BarContainer
+    truth_bars: BarContainer
+    estimate_bars: BarContainer
+    bound: ErrorbarContainer
+    n_categories: int
+
+    def update(self, reading, attribute: str = "the attribute") -> None:
+        """Show ``reading`` (same number of categories as when drawn)."""
+        if reading.prior.size != self.n_categories:
+            raise ValueError(f"reading has {reading.prior.size} categories, the plot {self.n_categories}")
+        posterior = _posterior_after(reading)
+        for bars, heights in ((self.prior_bars, reading.prior), (self.posterior_bars, posterior),
+                              (self.data_bars, reading.prior), (self.cluster_bars, reading.cluster.distribution),
+                              (self.truth_bars, reading.truth), (self.estimate_bars, reading.simulated_estimate)):
+            for bar, height in zip(bars, heights):
+                bar.set_height(float(height))
+        _set_bound(self.bound, reading.simulated_estimate, reading.estimate_error)
+        _titles(self.axes, reading, attribute)
+
+
+def _posterior_after(reading) -> np.ndarray:
+    p = reading.matrix[:, reading.worst_report] * reading.prior
+    return p / p.sum()
+
+
+def _set_bound(container: ErrorbarContainer, estimate: np.ndarray, bound: float) -> None:
+    _, _, (segments,) = container.lines
+    x = np.arange(estimate.size) + WIDTH / 2
+    half = min(bound, 1.0) if np.isfinite(bound) else 1.0
+    segments.set_segments([[(xi, max(0.0, y - half)), (xi, min(1.0, y + half))] for xi, y in zip(x, estimate)])
+
+
+def _titles(axes, reading, attribute: str) -> None:
+    eps = "∞" if not np.isfinite(reading.epsilon) else f"{reading.epsilon:g}"
+    label = reading.labels[reading.worst_report]
+    axes[0].set_title(f"Deniability: {attribute}, ε = {eps}\nafter the report '{textwrap.shorten(label, 18)}'",
+                      fontsize=10)
+    t = "∞" if not np.isfinite(reading.t) else f"{reading.t:.3g}"
+    axes[1].set_title(f"t-closeness: t = exp(ε/2) = {t}\nthe most concentrated cluster allowed", fontsize=10)
+    axes[2].set_title(f"Accuracy: n = {reading.n:,} reports\nestimate ± bound ({100 * (1 - reading.alpha):.0f}%)",
+                      fontsize=10)
+
+
+def plot_epsilon_reading(axes: Sequence[Axes], reading, attribute: str = "the attribute") -> EpsilonArtists:
+    """Draw the three pictures of ``reading`` (an :class:`~explorer.core.epsilon_meaning.EpsilonReading`)."""
+    ax_den, ax_tc, ax_acc = axes
+    r = reading.prior.size
+    x = np.arange(r)
+    labels = _short(reading.labels)
+    prior_bars = ax_den.bar(x - WIDTH / 2, reading.prior, WIDTH, color=BEFORE_COLOR, label="before any report")
+    posterior_bars = ax_den.bar(x + WIDTH / 2, _posterior_after(reading), WIDTH, color=AFTER_COLOR,
+                                label="after the report")
+    data_bars = ax_tc.bar(x - WIDTH / 2, reading.prior, WIDTH, color=BEFORE_COLOR, label="whole data set")
+    cluster_bars = ax_tc.bar(x + WIDTH / 2, reading.cluster.distribution, WIDTH, color=AFTER_COLOR,
+                             label="worst cluster")
+    truth_bars = ax_acc.bar(x - WIDTH / 2, reading.truth, WIDTH, color=BEFORE_COLOR, label="true")
+    estimate_bars = ax_acc.bar(x + WIDTH / 2, reading.simulated_estimate, WIDTH, color=ESTIMATE_COLOR,
+                               label="estimated")
+    bound = ax_acc.errorbar(x + WIDTH / 2, reading.simulated_estimate, yerr=np.zeros(r), fmt="none",
+                            ecolor="black", elinewidth=1, capsize=0)
+    for ax in axes:
+        ax.set_xticks(x, labels, rotation=35 if r > 4 else 0, ha="right" if r > 4 else "center", fontsize=9)
+        ax.tick_params(axis="y", labelsize=9)
+        ax.set_ylim(0, 1.05)
+        ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.3 if r > 4 else -0.1), ncol=2,
+                  frameon=False)
+    ax_den.set_ylabel("probability", fontsize=9)
+    artists = EpsilonArtists((ax_den, ax_tc, ax_acc), prior_bars, posterior_bars, data_bars, cluster_bars,
+                             truth_bars, estimate_bars, bound, r)
+    artists.update(reading, attribute)
+    return artists
+
+
+def summary_figure(reading, lines: dict[str, str], attribute: str = "the attribute") -> Figure:
+    """A one-page summary: the reading in words above the three pictures (A4 landscape)."""
+    figure = Figure(figsize=(11.69, 8.27), layout="constrained")
+    top, bottom = figure.subfigures(2, 1, height_ratios=[1, 1.5])
+    eps = "∞" if not np.isfinite(reading.epsilon) else f"{reading.epsilon:g}"
+    top.suptitle(f"What does ε = {eps} mean for {attribute}?", fontsize=16, x=0.02, ha="left")
+    headings = {"odds": "Odds", "deniability": "Deniability", "t-closeness": "t-closeness", "accuracy": "Accuracy"}
+    text = "\n\n".join(textwrap.fill(f"{headings.get(key, key)}: {line}", 120) for key, line in lines.items())
+    top.text(0.02, 0.9, text, va="top", ha="left", fontsize=10.5)
+    top.text(0.02, 0.02, "Domingo-Ferrer and Soria-Comas (2018), Eq. 6, Proposition 1 and Example 3; "
+             "Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6. Made with the privacy explorer.",
+             fontsize=9, color="#555555")
+    axes = bottom.subplots(1, 3)
+    plot_epsilon_reading(axes, reading, attribute)
+    return figure
+
+
+def summary_bytes(reading, lines: dict[str, str], attribute: str = "the attribute", *, fmt: str = "png") -> bytes:
+    """The one-page summary as PNG or PDF bytes."""
+    if fmt not in ("png", "pdf"):
+        raise ValueError(f"fmt must be 'png' or 'pdf', got {fmt!r}")
+    buffer = io.BytesIO()
+    summary_figure(reading, lines, attribute).savefig(buffer, format=fmt, dpi=110)
+    return buffer.getvalue()

@@ -1,0 +1,178 @@
+"""The lessons' widgets: every lesson builds its live panel preset to show its point; check questions give feedback."""
+
+from __future__ import annotations
+
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import ipywidgets as widgets  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from explorer import lessons as L  # noqa: E402
+from explorer.core import deniability as den  # noqa: E402
+from explorer.core import t_closeness as tc  # noqa: E402
+from explorer.panels.lesson import (  # noqa: E402
+    CheckQuestion,
+    LessonPanel,
+    LessonsPage,
+    build_preset_panel,
+    lesson_widget,
+    lessons_widget,
+)
+
+KEYS = L.LESSON_KEYS
+
+
+@pytest.fixture(scope="module")
+def built():
+    """Every lesson built once (each builds a tab's panel)."""
+    return {key: LessonPanel(key) for key in KEYS}
+
+
+def _own_html(panel: LessonPanel) -> str:
+    """The text the lesson itself adds around the live panel."""
+    parts = [child for child in panel.widget.children if child is not panel.panel.widget]
+    texts = []
+    for child in parts + list(panel.check.widget.children):
+        if isinstance(child, widgets.HTML):
+            texts.append(child.value)
+    texts += [label for label, _ in getattr(panel.check.answer, "options", ())]
+    return " ".join(texts)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_lesson_builds_with_its_parts(built, key):
+    panel = built[key]
+    lesson = L.lesson(key)
+    assert panel.panel_box.children == (panel.panel.widget,)
+    assert not panel.panel.status.is_error, panel.panel.status.message
+    text = _own_html(panel)
+    for part in (lesson.title, "Learning goal", "Think first", "Takeaway", "Check your understanding"):
+        assert part in text
+    assert lesson.citation in text
+    assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", re.sub(r"<[^>]+>", " ", text))
+
+
+def test_lesson_widget_is_a_widget():
+    assert isinstance(lesson_widget("epsilon"), widgets.VBox)
+    assert isinstance(L.lesson_widget("epsilon"), widgets.VBox)       # the notebooks' import
+
+
+def test_presets_show_their_point(built):
+    # Lesson 1: Example 1's matrix at epsilon = 2
+    rr_panel = built["deniability"].panel
+    np.testing.assert_allclose(rr_panel.matrix, den.example1_matrix())
+    assert rr_panel.results["epsilon"] == pytest.approx(2.0)
+    # Lesson 2: perfect secrecy, epsilon 0, three answers
+    secrecy = built["epsilon"].panel
+    assert secrecy.matrix.shape == (3, 3) and secrecy.results["epsilon"] == 0
+    assert den.is_perfect_secrecy(secrecy.matrix)
+    # Lesson 3: the simulated survey's inversion goes negative, the proper estimators do not
+    values = built["estimation"].panel.simulation["values"]
+    assert values["inversion"].min() < 0
+    for method in ("clip", "simplex", "ibu"):
+        assert values[method].min() >= 0 and values[method].sum() == pytest.approx(1)
+    # Lesson 4: income at epsilon = 2: some clusters within t = e, some not; ">50K" raised
+    tcp = built["t-closeness"].panel
+    assert tcp.sensitive.value == "income" and tcp.epsilon.value == 2.0 and tcp.worst_value.value == 1
+    distances = np.asarray(tcp.profile.distances)
+    t = tc.closeness_for_epsilon(2.0)
+    assert 0 < np.sum(distances > t) < distances.size
+    # Lesson 6: too little permutation, the intruder can trust his links
+    assert "not deniable" in built["intruder"].panel.verdict.value
+    # Lesson 5: strong noise moves Y far from X, yet Z holds X's own values in Y's rank order
+    analysis = built["reverse-mapping"].panel.analysis
+    for j in range(analysis.X.shape[1]):
+        np.testing.assert_array_equal(np.sort(analysis.Z[:, j]), np.sort(analysis.X[:, j]))
+        assert np.abs(analysis.E[:, j]).mean() < np.abs(analysis.Y[:, j] - analysis.X[:, j]).mean()
+    # Lesson 7: fnlwgt, the curves cross
+    dominance = built["dominance"].panel
+    assert dominance.risk_view.value == "1" and dominance.risk_verdicts[0].startswith("Neither dominates")
+    # Lesson 8: p = 0.7, the paper's Table 1 row
+    assert built["rr-clusters"].panel.p.value == 0.7
+
+
+def test_reset_rebuilds_the_panel_from_the_preset():
+    lesson_panel = LessonPanel("estimation")
+    lesson_panel.panel.epsilon.value = 5.0
+    old = lesson_panel.panel
+    lesson_panel.reset_button.click()
+    assert lesson_panel.panel is not old and lesson_panel.panel.epsilon.value == 1.0
+    assert lesson_panel.panel_box.children == (lesson_panel.panel.widget,)
+    assert lesson_panel.panel.simulation["values"]["inversion"].min() < 0
+
+
+def test_build_preset_panel_sets_controls_in_order():
+    preset = L.Preset(panel="randomized_response", shows="", kwargs=(("n_categories", 5),),
+                      controls=(("epsilon", 3.0),))
+    panel = build_preset_panel(preset)
+    assert panel.n_categories.value == 5 and panel.results["epsilon"] == pytest.approx(3.0)
+
+
+# ---------------------------------------------------------------------------------- check questions
+def _choice_check():
+    return next(lesson.check for lesson in L.lessons() if lesson.check.kind == "choice")
+
+
+def _number_check():
+    return next(lesson.check for lesson in L.lessons() if lesson.check.kind == "number")
+
+
+def test_choice_question_feedback_in_the_widget():
+    check = _choice_check()
+    question = CheckQuestion(check)
+    question.button.click()
+    assert "Choose one of the answers" in question.output.value
+    wrong = (int(check.answer) + 1) % len(check.choices)
+    question.answer.value = wrong
+    question.button.click()
+    assert "Not quite" in question.output.value and "explorer-check-wrong" in question.output.value
+    question.answer.value = int(check.answer)
+    question.button.click()
+    assert question.feedback.correct and "Right." in question.output.value
+
+
+def test_number_question_feedback_in_the_widget():
+    check = _number_check()
+    question = CheckQuestion(check)
+    question.answer.value = f"{check.answer:.2f}"          # typing and Enter checks at once
+    assert question.feedback.correct and "Right." in question.output.value
+    question.answer.value = "12"
+    assert "Not quite" in question.output.value
+
+
+@pytest.mark.parametrize("value", [None, 99, -3, "abc", "nan", "1e999", float("nan"), [1], {"x": 1}, True])
+def test_check_question_widget_survives_forged_values(value):
+    for check in (_choice_check(), _number_check()):
+        question = CheckQuestion(check)
+        feedback = question.submit(value)
+        assert not feedback.correct and question.output.value
+    number = CheckQuestion(_number_check())
+    number.answer.value = "<script>alert(1)</script>"       # escaped, and judged invalid
+    assert "<script>" not in number.output.value and not number.feedback.valid
+
+
+def test_a_forged_choice_index_from_the_browser_does_not_raise():
+    question = CheckQuestion(_choice_check())
+    # a forged front-end state is refused by the widget's own validation, and the check still works
+    with pytest.raises(Exception):
+        question.answer.value = 42
+    assert question.submit().valid is False
+
+
+# ---------------------------------------------------------------------------------- the lessons page
+def test_lessons_page_lists_the_lessons_in_order_and_steps():
+    page = LessonsPage()
+    assert [value for _, value in page.selector.options] == list(KEYS)
+    assert page.previous.disabled and set(page.panels) == {KEYS[0]}
+    page.next.click()
+    assert page.selector.value == KEYS[1] and page.body.children[0] is page.panels[KEYS[1]].widget
+    page.previous.click()
+    assert page.selector.value == KEYS[0] and set(page.panels) == {KEYS[0], KEYS[1]}   # built once each
+    page.show("nope")
+    assert "No lesson" in page.status.value
+    assert isinstance(lessons_widget(), widgets.VBox)
