@@ -1,10 +1,13 @@
 """The whole explorer as one widget: tabs of panels around a shared state.
 
 ``build_app()`` returns an :class:`ExplorerApp`; display ``app.widget``.  The
-shared state (data set, epsilon, quasi-identifiers, sensitive attributes) lives in
-``app.state`` and every panel reads it.  The configuration (the data set, the
-column roles, the shared epsilon and each panel's controls) exports to JSON and
-loads back.
+shared state (:class:`explorer.state.AppState`: data set, column roles, marks,
+the one epsilon and each tab's parameters) lives in ``app.state`` and every panel
+reads it.  The configuration is that state written out, each parameter once; the
+"Load" button and the page address (``?config=...``) take the same path.  Every
+control is guarded (:func:`explorer.panels._base.guard_widgets`): what a browser
+sends is re-checked before any work, and a refused value is said in words on the
+tab's status line.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ import ipywidgets as widgets
 
 from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
-from explorer.panels._base import AppState, StatusLine, escape, guarded
+from explorer.panels._base import StatusLine, escape, guard_widgets, guarded
 from explorer.panels.data import DataPanel
+from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
 __all__ = ["build_app", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML"]
 
@@ -76,8 +80,10 @@ class ExplorerApp:
     def __init__(self, state: AppState | None = None, *, dataset: str = "UCI Adult",
                  tabs: list[tuple[str, str, str]] | None = None):
         self.state = state if state is not None else AppState()
+        self._loading = False
         self.status = StatusLine()
         self.panels: dict[str, Any] = {"Data": DataPanel(self.state, dataset=dataset)}
+        self.panels["Data"].guard(lambda root: guard_widgets(root, self.panels["Data"].status))
         # Other panels are built when their tab is first opened: the first page renders fast and a
         # visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
         self._factories: dict[str, Any] = {}
@@ -94,6 +100,7 @@ class ExplorerApp:
         children = [self.panels["Data"].widget, *self._slots.values(), about]
         self.tabs = widgets.Tab(children=children, titles=self._titles)
         self.tabs.observe(self._on_tab, names="selected_index")
+        guard_widgets(self.tabs, self.status)
 
         self.config_text = widgets.Textarea(placeholder="Paste a configuration (JSON) here, then Load",
                                             layout=widgets.Layout(width="100%", height="90px"))
@@ -106,12 +113,16 @@ class ExplorerApp:
             widgets.HBox([self.export_button, self.load_button, self.download_link]), self.config_text])],
             titles=("Configuration",))
         config_box.selected_index = None
+        config_box.add_class("explorer-config")
+        self.config_text.add_class("explorer-config-text")
+        self.status.widget.add_class("explorer-app-status")
         title = widgets.HTML("<style>.explorer-app .lm-TabBar-tab{flex:0 0 auto !important;min-width:90px;"
                              "max-width:none !important}</style>"
                              "<h2 style='margin:4px 0'>Privacy explorer</h2>"
                              "<div style='color:#555'>deniability and permutation, live</div>")
         self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box])
         self.widget.add_class("explorer-app")
+        guard_widgets(config_box, self.status)
 
     @property
     def titles(self) -> list[str]:
@@ -122,11 +133,53 @@ class ExplorerApp:
         """The panel of tab ``title``, built now if it was not yet."""
         if title not in self.panels:
             if title not in self._factories:
-                raise ConfigurationError(f"tab must be one of {self._titles[:-1]}, got {title!r}")
+                raise ConfigurationError(f"tab must be one of {self._titles[:-1]}, got {shorten(title)}")
             panel = self._factories[title](state=self.state)
             self.panels[title] = panel
+            params = self.state.tab_params.get(title)
+            if params and hasattr(panel, "apply_config"):
+                self._apply_tab(title, panel, params)
+            guard_widgets(panel.widget, panel.status)
+            self._write_on_change(title, panel)
             self._slots[title].children = [panel.widget]
         return self.panels[title]
+
+    def _apply_tab(self, title: str, panel: Any, params: dict[str, Any]) -> None:
+        """Set a tab's controls from its parameters in the state; problems go to its status line."""
+        try:
+            panel.apply_config(dict(params))
+        except ExplorerError as error:
+            panel.status.error(str(error))
+        except (TypeError, KeyError, AttributeError, ValueError) as error:
+            panel.status.error(f"the {title} part of the configuration could not be applied "
+                               f"({shorten(str(error), 120)})")
+
+    def _write_on_change(self, title: str, panel: Any) -> None:
+        """The tab writes its own parameters into the state whenever one of its controls changes."""
+        if not hasattr(panel, "config"):
+            return
+
+        def write(_change: Any) -> None:
+            if self._loading:                        # a configuration being loaded sets the parameters
+                return
+            try:
+                self.state.set_tab(title, panel.config())
+            except (ExplorerError, TypeError, ValueError, AttributeError):
+                pass                                 # a half-built tab: written at the next change or export
+
+        stack = [panel.widget]
+        while stack:
+            widget = stack.pop()
+            if widget.has_trait("value") and not isinstance(widget, (widgets.HTML, widgets.FileUpload)):
+                widget.observe(write, names="value")
+            stack.extend(getattr(widget, "children", ()) or ())
+        write(None)
+
+    def sync_tabs(self) -> None:
+        """Write every built tab's own parameters into the state (epsilon and the data set are the state's)."""
+        for title, panel in self.panels.items():
+            if title != "Data" and hasattr(panel, "config"):
+                self.state.set_tab(title, panel.config())
 
     def build_all(self) -> None:
         """Build every panel now (notebooks that want them all at once)."""
@@ -161,34 +214,33 @@ class ExplorerApp:
 
     # ------------------------------------------------------------------ configuration
     def export_config(self) -> dict[str, Any]:
-        """The whole configuration as a JSON-serialisable dict."""
-        panels = {}
-        for title, panel in self.panels.items():
-            if title != "Data" and hasattr(panel, "config"):
-                panels[title] = panel.config()
-        return {"explorer": __version__, "epsilon": self.state.epsilon, "data": self.panels["Data"].config(),
-                "panels": panels}
+        """The configuration: the state written out, each parameter once (:meth:`AppState.to_config`)."""
+        self.sync_tabs()
+        return self.state.to_config()
 
     def load_config(self, config: dict[str, Any] | str) -> None:
-        """Apply a configuration made by :meth:`export_config` (a dict or its JSON text)."""
-        if isinstance(config, str):
-            try:
-                config = json.loads(config)
-            except json.JSONDecodeError as error:
-                raise ConfigurationError(f"configuration is not valid JSON: {error.msg} at line {error.lineno}") \
-                    from None
-        if not isinstance(config, dict) or "data" not in config:
-            raise ConfigurationError("configuration must be a JSON object made by 'Export configuration'")
-        self.panels["Data"].apply_config(dict(config["data"]))
-        if "epsilon" in config:
-            from explorer._validation import check_epsilon
-            self.state.epsilon = check_epsilon(config["epsilon"], "epsilon", allow_inf=False)
-        for title, panel_config in dict(config.get("panels", {})).items():
-            if title not in self._factories:
+        """Apply a configuration made by :meth:`export_config` (a dict or its JSON text).
+
+        The state checks all of it first (nothing changes if any part is refused); then every
+        built tab follows the state, and tabs built later read their parameters from it.
+        """
+        self._loading = True
+        try:
+            self._load_config(config)
+        finally:
+            self._loading = False
+        self.sync_tabs()
+
+    def _load_config(self, config: dict[str, Any] | str) -> None:
+        self.state.load_config(config)
+        for title, panel in list(self.panels.items()):
+            if title == "Data" or title not in self.state.tab_params or not hasattr(panel, "apply_config"):
                 continue
-            panel = self.panel(title)
-            if hasattr(panel, "apply_config"):
-                panel.apply_config(panel_config)
+            params = self.state.tab_params[title]
+            current = {k: v for k, v in panel.config().items() if k != "epsilon"} if hasattr(panel, "config") \
+                else None
+            if current != params:                   # a tab already showing these parameters is left alone
+                self._apply_tab(title, panel, params)
 
     @guarded
     def _on_export(self) -> None:
@@ -198,7 +250,11 @@ class ExplorerApp:
         self.download_link.value = (f"<a download='explorer-config.json' href='data:application/json;base64,"
                                     f"{payload}'>download JSON</a> &nbsp; "
                                     f"<a href='?{self.config_query()}' target='_blank'>link to this configuration</a>")
-        self.status.info("Configuration exported below (copy it, or download the JSON file).")
+        note = ""
+        if self.state.dataset_name.startswith(UPLOAD_PREFIX):
+            note = (f" It names the uploaded file {shorten(self.state.dataset_name[len(UPLOAD_PREFIX):])}, which is "
+                    "not part of the configuration: whoever loads it must upload that file first.")
+        self.status.info("Configuration exported below (copy it, or download the JSON file)." + note)
 
     @guarded
     def _on_load(self) -> None:
@@ -207,8 +263,10 @@ class ExplorerApp:
         except ExplorerError:
             raise
         except (TypeError, KeyError, AttributeError) as error:
-            raise ConfigurationError(f"configuration could not be applied: {error}") from None
-        self.status.info("Configuration loaded.")
+            raise ConfigurationError(f"configuration could not be applied: {shorten(str(error), 120)}") from None
+        problems = [title for title, panel in self.panels.items() if title != "Data" and panel.status.is_error]
+        self.status.info(f"Configuration loaded: {self.state.dataset_name}, ε = {self.state.epsilon:g}."
+                         + (f" See the status line of: {', '.join(problems)}." if problems else ""))
 
 
 def build_app(state: AppState | None = None, *, query_string: str | None = None, **kwargs: Any) -> ExplorerApp:

@@ -473,7 +473,8 @@ def lessons() -> tuple[Lesson, ...]:
                    "standard deviation): the distance histogram of original records sits far left of the random "
                    "records', and the verdict says the intruder can trust his links. Raise the parameter to 1 and "
                    "watch the linkage become deniable."),
-            controls=(("source", "synthetic"), ("method", "additive_noise"), ("parameter", 0.02))),
+            dataset="Synthetic normal (n=1000, m=3)",
+            controls=(("source", "shared"), ("method", "additive_noise"), ("parameter", 0.02))),
     )
 
     dominance = Lesson(

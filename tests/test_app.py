@@ -48,7 +48,7 @@ def test_configuration_round_trips_through_json():
 def test_export_button_fills_the_text_and_a_download_link():
     app = build_app()
     app.export_button.click()
-    assert json.loads(app.config_text.value)["data"]["dataset"] == "UCI Adult"
+    assert json.loads(app.config_text.value)["dataset"] == "UCI Adult"
     assert "data:application/json;base64," in app.download_link.value
 
 
@@ -97,3 +97,153 @@ def test_configuration_travels_in_the_page_address():
     broken = build_app(query_string="config=%%%")
     assert broken.status.is_error and "was not applied" in broken.status.message
     assert broken.state.dataset_name == "UCI Adult"
+
+
+# ---------------------------------------------------------------------- one state, many views (regressions)
+
+def _app(*tabs):
+    app = build_app()
+    for title in tabs:
+        app.panel(title)
+    return app
+
+
+def test_marking_a_sensitive_attribute_in_the_data_tab_is_what_t_closeness_shows():
+    app = _app("t-closeness")
+    tc = app.panels["t-closeness"]
+    app.panels["Data"].sensitive["income"].value = True
+    assert app.state.sensitive == ["income"] and tc.sensitive.value == "income"
+    if not tc.stale.stale:
+        assert tc.profile.categories == ("<=50K", ">50K")
+        assert tc.ratio_figure._suptitle.get_text().startswith("S = income; MDAV, k = 50; ε = 1")
+        assert "sensitive income given" in tc.caption.value
+    else:
+        assert "out of date" in tc.stale.widget.value
+
+
+def test_a_configuration_holds_epsilon_once_and_an_edited_value_reaches_every_tab():
+    app = _app("Randomized response", "t-closeness", "Multi-attribute RR")
+    text = json.dumps(app.export_config())
+    assert text.count('"epsilon"') == 1
+    config = json.loads(text)
+    config["epsilon"] = 0.5
+    other = _app("Randomized response", "t-closeness", "Multi-attribute RR")
+    other.config_text.value = json.dumps(config)
+    other.load_button.click()
+    assert not other.status.is_error and "ε = 0.5" in other.status.message
+    for title in ("Randomized response", "t-closeness", "Multi-attribute RR"):
+        assert other.panels[title].epsilon.value == 0.5, title
+    assert other.export_config()["epsilon"] == 0.5
+
+
+def test_one_epsilon_range_for_every_tab():
+    app = _app("t-closeness", "Multi-attribute RR")
+    app.state.epsilon = 9.5
+    assert app.panels["t-closeness"].epsilon.value == 9.5 and app.panels["Multi-attribute RR"].epsilon.value == 9.5
+    with pytest.raises(Exception, match="epsilon must be <= 10"):
+        app.state.epsilon = 12
+    with pytest.raises(Exception, match="epsilon must be >= 0"):
+        app.state.epsilon = -1.0
+    assert app.panels["t-closeness"].epsilon.value == 9.5 and app.state.epsilon == 9.5
+
+
+def test_every_tab_reads_the_data_set_of_the_data_tab():
+    app = _app("Permutation", "Multi-attribute RR")
+    perm, mdrr = app.panels["Permutation"], app.panels["Multi-attribute RR"]
+    assert mdrr.source.value == "Shared data set" and mdrr.data.n_records == 32_561
+    perm.source.value = "shared"
+    app.panels["Data"].dataset.value = "Synthetic normal (n=1000, m=3)"
+    assert perm.analysis.X.shape[0] == 1000
+    assert mdrr.status.is_error and "has no categorical attributes" in mdrr.status.message
+    assert mdrr.dep_canvas.layout.visibility == "hidden"
+    app.panels["Data"].dataset.value = "UCI Adult"
+    assert not mdrr.status.is_error and mdrr.data.n_records == 32_561
+
+
+def test_a_small_upload_lowers_k_for_a_while_only():
+    app = _app("t-closeness")
+    tc = app.panels["t-closeness"]
+    rows = "\n".join(f"{20 + i},{i % 2},{'ab'[i % 2]}" for i in range(8))
+    app.panels["Data"].upload.value = ({"name": "tiny.csv", "type": "text/csv", "size": 1,
+                                        "content": memoryview(f"age,sex,job\n{rows}\n".encode()),
+                                        "last_modified": __import__("datetime").datetime(2026, 1, 1)},)
+    assert app.state.dataset_name == "Uploaded: tiny.csv" and tc.k.value == 2
+    app.panels["Data"].dataset.value = "UCI Adult"
+    assert tc.k.value == 50
+    app.export_button.click()
+    assert "Configuration exported" in app.status.message
+    app.panels["Data"].dataset.value = "Uploaded: tiny.csv"
+    app.export_button.click()
+    assert "names the uploaded file 'tiny.csv'" in app.status.message
+
+
+def test_forged_browser_messages_are_refused_in_words_and_never_raise():
+    app = _app("t-closeness", "Multi-attribute RR", "Permutation")
+    tc, mdrr = app.panels["t-closeness"], app.panels["Multi-attribute RR"]
+    tc.method.set_state({"index": 99})                       # out-of-range Dropdown index
+    assert tc.status.is_error and "refused" in tc.status.message and tc.method.value == "mdav"
+    assert "Traceback" not in tc.status.message
+    mdrr.epsilon.set_state({"value": 5.0})                   # the slider is disabled for p-matrices
+    assert mdrr.epsilon.disabled and app.state.epsilon == 1.0 and "disabled" in mdrr.status.message
+    tc.k.set_state({"min": 500, "max": 2})                   # min > max
+    assert "may not set max, min" in tc.status.message and tc.k.max == 10_000_000
+    app.panels["Data"].dataset.set_state({"index": 1000})
+    assert app.panels["Data"].status.is_error and app.state.dataset_name == "UCI Adult"
+    app.tabs.set_state({"selected_index": 99})
+    assert app.tabs.selected_index in (0, None)
+
+
+def test_t_closeness_work_is_bounded_by_the_number_of_bins():
+    app = _app("t-closeness")
+    tc = app.panels["t-closeness"]
+    tc.sensitive.value = "fnlwgt"
+    tc.binning.value = "values"
+    assert tc.status.is_error and "would make 21,648 bins" in tc.status.message
+    tc.sensitive.value = "capital-gain"
+    tc.edges.value = ", ".join(str(v) for v in range(0, 100_001, 5))
+    tc.binning.value = "edges"
+    assert tc.status.is_error and "edges would make 20,000 bins" in tc.status.message
+    tc.edges.value = "x" * 1_000_000
+    assert tc.status.is_error and len(tc.status.message) < 200
+
+
+def test_the_page_address_takes_the_same_path_as_load():
+    app = _app("t-closeness")
+    app.panels["Data"].dataset.value = "002 running example"
+    app.state.epsilon = 3.5
+    app.panels["t-closeness"].k.value = 2
+    config = app.export_config()
+    other = build_app(query_string=app.config_query())
+    assert other.export_config() == config
+    other.panel("t-closeness")
+    assert other.panels["t-closeness"].k.value == 2 and other.panels["t-closeness"].epsilon.value == 3.5
+
+
+def test_data_set_switches_do_not_leak_widgets():
+    import warnings
+
+    import ipywidgets as widgets
+
+    app = _app("t-closeness", "Permutation", "Multi-attribute RR")
+    names = ["002 running example", "004 running example", "Synthetic normal (n=1000, m=3)"]
+
+    def count():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return len(widgets.Widget.widgets)
+
+    for name in names:
+        app.panels["Data"].dataset.value = name
+    before = count()
+    for i in range(30):
+        app.panels["Data"].dataset.value = names[i % 3]
+    assert count() <= before
+
+
+def test_tabs_write_their_own_parameters_into_the_state():
+    app = _app("t-closeness", "Permutation")
+    app.panels["t-closeness"].k.value = 7
+    assert app.state.tab_params["t-closeness"]["k"] == 7
+    app.panels["Permutation"].seed.value = 5
+    assert app.state.tab_params["Permutation"]["seed"] == 5
+    assert all("epsilon" not in params for params in app.state.tab_params.values())

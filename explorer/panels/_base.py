@@ -13,34 +13,20 @@ import functools
 import html
 import logging
 import threading
+import weakref
 from typing import Any, Callable
 
 import ipywidgets as widgets
-import pandas as pd
 import traitlets
 from matplotlib.figure import Figure
 
-from explorer.errors import CancelledError, ExplorerError
+from explorer.errors import CancelledError, ExplorerError, InvalidParameterError
+from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, shorten
 
-__all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link"]
+__all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link",
+           "guard_widgets", "epsilon_slider", "StaleMark", "CLIENT_KEYS", "close_tree", "Throughput"]
 
 log = logging.getLogger("explorer.panels")
-
-
-class AppState(traitlets.HasTraits):
-    """The app's shared state: the data set every panel reads and the shared epsilon.
-
-    ``dataset`` is a pandas DataFrame whose ``attrs["dataset"]`` is a
-    :class:`~explorer.core.datasets.DatasetInfo` (column roles, source).
-    ``quasi_identifiers`` and ``sensitive`` are the columns the user chose in the
-    Data tab.
-    """
-
-    dataset = traitlets.Instance(pd.DataFrame, allow_none=True)
-    dataset_name = traitlets.Unicode("")
-    epsilon = traitlets.Float(1.0)
-    quasi_identifiers = traitlets.List(traitlets.Unicode())
-    sensitive = traitlets.List(traitlets.Unicode())
 
 
 def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = False) -> tuple[Figure, Any]:
@@ -129,6 +115,35 @@ def guarded(method: Callable) -> Callable:
     return wrapper
 
 
+class Throughput:
+    """Seconds per work unit (:mod:`explorer.core.cost`) of one kind of work, measured as the app runs.
+
+    ``estimate(units)`` gives seconds; ``observe(units, seconds)`` records a run (runs
+    shorter than ``min_seconds`` are too noisy and ignored) and moves the rate half-way
+    (in log scale) to the measured one, so that estimates follow this machine and its load.
+    """
+
+    def __init__(self, seconds_per_unit: float = 1e-6, *, min_seconds: float = 0.05):
+        self.seconds_per_unit = float(seconds_per_unit)
+        self.min_seconds = min_seconds
+        self.observed = 0
+
+    def estimate(self, units: float) -> float:
+        return float(units) * self.seconds_per_unit
+
+    def describe(self, units: float) -> str:
+        """The estimate in words: "about 0.4 s", "about 12 s"."""
+        seconds = self.estimate(units)
+        return f"about {seconds:.1f} s" if seconds < 10 else f"about {seconds:,.0f} s"
+
+    def observe(self, units: float, seconds: float) -> None:
+        if units <= 0 or seconds < self.min_seconds:
+            return
+        measured = seconds / units
+        self.seconds_per_unit = (self.seconds_per_unit * measured) ** 0.5 if self.observed else measured
+        self.observed += 1
+
+
 class BackgroundTask:
     """Long work in a thread, with a progress bar and a Cancel button (ARCHITECTURE.md: Panels).
 
@@ -155,6 +170,24 @@ class BackgroundTask:
         self.lock = threading.RLock()
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        BackgroundTask._instances.add(self)
+
+    #: every task made in this kernel (weakly: a closed panel's task goes with it)
+    _instances: "weakref.WeakSet[BackgroundTask]" = weakref.WeakSet()
+
+    @classmethod
+    def cancel_all(cls, timeout: float | None = 5.0) -> int:
+        """Cancel every running task in this kernel (e.g. on kernel shutdown); return how many were running.
+
+        Each running task's Cancel is pressed, then each is waited for up to ``timeout``
+        seconds (``None``: as long as it takes).
+        """
+        running = [task for task in list(cls._instances) if task.running]
+        for task in running:
+            task.cancel()
+        for task in running:
+            task.wait(timeout)
+        return len(running)
 
     @property
     def running(self) -> bool:
@@ -179,8 +212,13 @@ class BackgroundTask:
 
     def start(self, compute: Callable[[Callable[[float], bool]], Any], on_done: Callable[[Any], None], *,
               message: str = "Working... (Cancel stops it; the last view stays until then)",
-              disable: tuple = ()) -> None:
-        """Run ``compute(progress)`` in a thread and ``on_done(result)`` when it ends (unless cancelled)."""
+              disable: tuple = (), still_current: Callable[[], bool] | None = None) -> None:
+        """Run ``compute(progress)`` in a thread and ``on_done(result)`` when it ends (unless cancelled).
+
+        ``still_current()``, if given, is asked when the result arrives: False means the
+        panel's inputs changed meanwhile, and the result is dropped with a sentence instead
+        of being shown (a superseded result never reaches the screen).
+        """
         if self.running:
             self.cancel()
             self.wait()
@@ -195,7 +233,11 @@ class BackgroundTask:
             try:
                 result = compute(self.report)      # a compute that stops early with partial results returns them
                 with self.lock:
-                    on_done(result)
+                    if still_current is not None and not still_current():
+                        self.status.info("The inputs changed while this was computed: its result was discarded "
+                                         "(press Compute for the new ones).")
+                    else:
+                        on_done(result)
             except CancelledError as error:     # the compute's own words, e.g. "clustering cancelled after ..."
                 words = str(error).strip().rstrip(".")
                 words = words[:1].upper() + words[1:] if words else "Cancelled"
@@ -212,3 +254,154 @@ class BackgroundTask:
 
         self._thread = threading.Thread(target=run, name=self.name, daemon=True)
         self._thread.start()
+
+
+def close_tree(widget: widgets.Widget) -> None:
+    """Close ``widget``, everything under it (``children``) and their Layout and Style models (no leaks)."""
+    stack = [widget]
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, widgets.Widget):
+            continue
+        stack.extend(getattr(item, "children", ()) or ())
+        for part in ("layout", "style"):
+            model = getattr(item, part, None) if item.has_trait(part) else None
+            if isinstance(model, widgets.Widget):
+                model.close()
+        item.close()
+
+
+# ---------------------------------------------------------------------- the browser boundary
+
+#: The only widget attributes a browser may set: what a user changes by using the control.  A message that
+#: sets anything else (min, max, options, disabled, ...) is refused; so is any change to a disabled control.
+CLIENT_KEYS = frozenset({"value", "index", "selected_index"})
+
+
+def _guarded_set_state(widget: widgets.Widget, original: Callable, status: "StatusLine", sync_data: dict) -> None:
+    try:
+        if not isinstance(sync_data, dict):
+            raise InvalidParameterError(f"a widget message must be an object, got {shorten(sync_data)}")
+        refused = sorted(k for k in sync_data if k not in CLIENT_KEYS)
+        if refused:
+            names = ", ".join(str(k)[:30] for k in refused[:4]) + (", ..." if len(refused) > 4 else "")
+            raise InvalidParameterError(f"the browser may not set {names} of a control; the change was refused")
+        if getattr(widget, "disabled", False):
+            label = getattr(widget, "description", "") or type(widget).__name__
+            raise InvalidParameterError(f"the control {shorten(label)} is disabled; the change was refused")
+        original(sync_data)
+    except ExplorerError as error:
+        status.error(str(error))
+        _resync(widget)
+    except traitlets.TraitError as error:         # e.g. an out-of-range Dropdown index: words, no traceback
+        label = getattr(widget, "description", "") or type(widget).__name__
+        status.error(f"the value sent for {shorten(label)} was refused ({shorten(str(error), 120)}); "
+                     "the last valid view is kept")
+        _resync(widget)
+    except Exception as error:  # a bug: say so in words, log the traceback kernel-side only
+        log.exception("widget set_state failed")
+        status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
+        _resync(widget)
+
+
+def _resync(widget: widgets.Widget) -> None:
+    """Send the kernel's value back so the browser shows what the kernel holds."""
+    try:
+        widget.send_state([k for k in CLIENT_KEYS if widget.has_trait(k)])
+    except Exception:  # the comm may be closed (tests, shut kernels)
+        pass
+
+
+def guard_widgets(root: widgets.Widget, status: "StatusLine") -> int:
+    """Guard the ``set_state`` of ``root`` and every widget under it (``children``): return how many.
+
+    ``set_state`` is the path a websocket message takes into the kernel.  Guarded,
+    it accepts only :data:`CLIENT_KEYS`, refuses changes to disabled controls, and
+    turns any error (a TraitError for an out-of-range Dropdown index, an explorer
+    error from a handler) into words on ``status``; nothing raises to the client.
+    Widgets put into a guarded container later are guarded when they arrive.
+    Guarding twice is harmless.
+    """
+    seen: set[int] = set()
+    stack = [root]
+    count = 0
+    while stack:
+        widget = stack.pop()
+        if id(widget) in seen or not isinstance(widget, widgets.Widget):
+            continue
+        seen.add(id(widget))
+        if not getattr(widget, "_explorer_guarded", False) and isinstance(widget, widgets.DOMWidget) \
+                and type(widget).__module__.startswith("ipywidgets"):
+            widget.set_state = functools.partial(_guarded_set_state, widget, widget.set_state, status)
+            widget._explorer_guarded = True
+            count += 1
+            if isinstance(widget, widgets.Box):       # children added later (a rebuilt grid) are guarded too
+                widget.observe(lambda change: [guard_widgets(child, status) for child in change["new"]],
+                               names="children")
+        stack.extend(getattr(widget, "children", ()) or ())
+    return count
+
+
+def epsilon_slider(state: AppState, status: "StatusLine", *, description: str = "ε",
+                   layout: widgets.Layout | None = None, style: dict | None = None) -> widgets.FloatSlider:
+    """A slider that is a view of ``state.epsilon`` (the same range in every tab).
+
+    The slider writes through the state's check; a refused value shows its words on
+    ``status`` and the slider goes back to the state's value.
+    """
+    slider = widgets.FloatSlider(value=state.epsilon, min=EPSILON_MIN, max=EPSILON_MAX, step=EPSILON_STEP,
+                                 description=description, continuous_update=False, readout_format=".2f",
+                                 **({"layout": layout} if layout is not None else {}),
+                                 **({"style": style} if style is not None else {}))
+
+    def to_state(change: Any) -> None:
+        if change["new"] == state.epsilon:
+            return
+        try:
+            state.epsilon = change["new"]
+        except ExplorerError as error:
+            status.error(str(error))
+            slider.value = state.epsilon
+
+    def from_state(change: Any) -> None:
+        if slider.value != state.epsilon:
+            slider.value = state.epsilon
+
+    slider.observe(to_state, names="value")
+    state.observe(from_state, names="epsilon")
+    slider._explorer_unlink = lambda: state.unobserve(from_state, names="epsilon")
+    return slider
+
+
+class StaleMark:
+    """The one "out of date" rule of every tab: a view whose inputs changed is greyed and labelled until redrawn.
+
+    ``mark(views, reason)`` greys the widgets ``views`` and shows "out of date: press Compute"
+    (or the name of the tab's button, ``button=``; with ``reason``); ``clear()`` undoes it when the view is recomputed.  ``.widget`` is the label.
+    """
+
+    CSS = ("<style>.explorer-stale{opacity:0.35;filter:grayscale(1)}"
+           ".explorer-stale-label{color:#8a4b00;font-weight:bold}</style>")
+
+    def __init__(self) -> None:
+        self.widget = widgets.HTML("")
+        self.widget.add_class("explorer-stale-note")
+        self.stale = False
+        self._views: list[widgets.DOMWidget] = []
+
+    def mark(self, views: list, reason: str = "", *, button: str = "Compute") -> None:
+        self.clear()
+        self.stale = True
+        self._views = list(views)
+        for view in self._views:
+            view.add_class("explorer-stale")
+        extra = f" ({escape(reason)})" if reason else ""
+        self.widget.value = (f"{self.CSS}<span class='explorer-stale-label'>out of date: press {escape(button)}</span>"
+                             f"<small>{extra}</small>")
+
+    def clear(self) -> None:
+        for view in self._views:
+            view.remove_class("explorer-stale")
+        self._views = []
+        self.stale = False
+        self.widget.value = ""

@@ -1,8 +1,9 @@
 """The Data tab: choose a built-in data set or upload a CSV, look at it, give its columns roles.
 
-The chosen data set is the app's shared state (:class:`~explorer.panels._base.AppState`),
-which the other panels read.  A bad upload shows its message and keeps the
-previous data set.
+The chosen data set, its column roles and marks are the app's shared state
+(:class:`~explorer.state.AppState`), which the other panels read; this tab only
+shows the state and writes the user's choices into it.  A bad upload shows its
+message and keeps the previous data set.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import ipywidgets as widgets
 import pandas as pd
 
 from explorer.core import datasets
-from explorer.core.datasets import DatasetInfo, dataset_info, with_info
 from explorer.errors import DatasetError
-from explorer.panels._base import AppState, StatusLine, escape, guarded
+from explorer.panels._base import AppState, StatusLine, close_tree, escape, guarded
+from explorer.state import ROLES, shorten
 
 __all__ = ["DataPanel"]
 
@@ -39,10 +40,11 @@ class DataPanel:
         self.state = state if state is not None else AppState()
         self.max_bytes = max_bytes
         self.n_preview = n_preview
-        self._uploaded: dict[str, pd.DataFrame] = {}
         self.status = StatusLine()
+        self._syncing = False
 
-        self.dataset = widgets.Dropdown(options=list(datasets.BUILTIN_DATASETS), value=dataset,
+        self.dataset = widgets.Dropdown(options=self.state.dataset_names(),
+                                        value=self.state.dataset_name or dataset,
                                         description="Data set", layout=widgets.Layout(width="360px"))
         self.upload = widgets.FileUpload(accept=".csv,text/csv", multiple=False,
                                          description="Upload CSV", layout=widgets.Layout(width="160px"))
@@ -56,9 +58,11 @@ class DataPanel:
         self.role: dict[str, widgets.Dropdown] = {}
         self.quasi_identifier: dict[str, widgets.Checkbox] = {}
         self.sensitive: dict[str, widgets.Checkbox] = {}
+        self._columns_for: tuple | None = None       # (data set name, columns) the column grid was built for
 
         self.dataset.observe(self._on_dataset, names="value")
         self.upload.observe(self._on_upload, names="value")
+        self.state.observe(self._on_state, names=["dataset", "quasi_identifiers", "sensitive"])
 
         header = widgets.HBox([self.dataset, self.upload, self.upload_limit],
                               layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
@@ -70,7 +74,7 @@ class DataPanel:
         ])
         self.widget.add_class("explorer-data-panel")
         if self.state.dataset is not None and self.state.dataset_name:
-            self._show(self.state.dataset)
+            self._on_state()
         else:
             self._on_dataset()
 
@@ -81,12 +85,12 @@ class DataPanel:
 
     @guarded
     def _on_dataset(self, change: Any = None) -> None:
+        if self._syncing:
+            return
         name = self.dataset.value
-        if name in self._uploaded:
-            frame = self._uploaded[name]
-        else:
-            frame = datasets.load_builtin(name)
-        self._set_dataset(name, frame)
+        if name != self.state.dataset_name or self.state.dataset is None:
+            self.state.select_dataset(name)
+        frame = self.state.dataset
         self.status.info(f"Loaded {name}: {len(frame):,} records, {frame.shape[1]} columns.")
 
     @guarded
@@ -94,9 +98,12 @@ class DataPanel:
         files = self.upload.value
         if not files:
             return
-        item = files[0]
-        content = bytes(item.get("content", b""))  # the real bytes; the client's size field is display only
-        shown_name = str(item.get("name", "upload.csv"))[:80]
+        try:
+            item = files[0]
+            content = bytes(item.get("content", b""))  # the real bytes; the client's size field is display only
+            shown_name = str(item.get("name", "upload.csv"))[:80]
+        except (TypeError, KeyError, AttributeError, IndexError):
+            raise DatasetError("the upload could not be read; the previous data set is kept") from None
         try:
             frame = datasets.load_csv(content, name=shown_name, max_bytes=self.max_bytes)
         except DatasetError as error:
@@ -104,70 +111,92 @@ class DataPanel:
             return
         finally:
             self.upload.value = ()
-        label = f"Uploaded: {shown_name}"
-        self._uploaded[label] = frame
-        options = [o for o in self.dataset.options if o != label] + [label]
-        with self.dataset.hold_trait_notifications():
-            self.dataset.options = options
-        self._set_dataset_value(label)
+        label = self.state.add_upload(shown_name, frame)
+        self.state.select_dataset(label)
         self.status.info(f"Loaded {shown_name}: {len(frame):,} records, {frame.shape[1]} columns.")
-
-    def _set_dataset_value(self, label: str) -> None:
-        if self.dataset.value == label:
-            self._on_dataset()
-        else:
-            self.dataset.value = label
 
     def load_frame(self, frame: pd.DataFrame, name: str) -> None:
         """Use any DataFrame as the app's data set (from a notebook)."""
-        label = f"Uploaded: {name}"
-        self._uploaded[label] = frame
-        self.dataset.options = [o for o in self.dataset.options if o != label] + [label]
-        self._set_dataset_value(label)
+        self.state.use_frame(frame, name)
 
-    def _set_dataset(self, name: str, frame: pd.DataFrame) -> None:
-        info = dataset_info(frame)
-        qi = [c for c in self.state.quasi_identifiers if c in frame.columns]
-        sensitive = [c for c in self.state.sensitive if c in frame.columns]
-        with self.state.hold_trait_notifications():
-            self.state.dataset_name = name
-            self.state.quasi_identifiers = qi
-            self.state.sensitive = sensitive
-            self.state.dataset = with_info(frame, info)
+    @guarded
+    def _on_state(self, change: Any = None) -> None:
+        """Show the state: the data set's name, summary, preview and column grid follow it."""
+        frame = self.state.dataset
+        if frame is None:
+            return
+        self._syncing = True
+        try:
+            names = self.state.dataset_names()
+            if list(self.dataset.options) != names:
+                self.dataset.options = names
+            if self.dataset.value != self.state.dataset_name:
+                self.dataset.value = self.state.dataset_name
+        finally:
+            self._syncing = False
         self._show(frame)
 
     # ------------------------------------------------------------------ display
     def _show(self, frame: pd.DataFrame) -> None:
-        info = dataset_info(frame)
-        parts = [f"<b>{escape(info.name)}</b>: {len(frame):,} records, {frame.shape[1]} columns"]
-        if info.source:
+        info = self.state.info
+        name = info.name if info is not None and info.name != "data" else self.state.dataset_name
+        parts = [f"<b>{escape(name)}</b>: {len(frame):,} records, {frame.shape[1]} columns"]
+        if info is not None and info.source:
             parts.append(f"source: {escape(info.source)}")
-        if info.licence:
+        if info is not None and info.licence:
             parts.append(f"licence: {escape(info.licence)}")
-        if info.description:
+        if info is not None and info.description:
             parts.append(escape(info.description))
         self.summary.value = "<br>".join(parts)
         self.preview.value = _preview_html(frame, self.n_preview)
-        self._build_columns(frame, info)
+        key = (self.state.dataset_name, tuple(map(str, frame.columns)))
+        if key != self._columns_for:
+            self._build_columns(frame)
+            self._columns_for = key
+        self._sync_columns(frame)
 
-    def _build_columns(self, frame: pd.DataFrame, info: DatasetInfo) -> None:
-        self.role, self.quasi_identifier, self.sensitive = {}, {}, {}
+    def _sync_columns(self, frame: pd.DataFrame) -> None:
+        """Set the column grid's controls to the state (roles, marks, dtypes) without rebuilding it."""
+        roles = self.state.roles()
+        self._syncing = True
+        try:
+            for column in self.role:
+                self.role[column].value = roles.get(column, self.role[column].value)
+                self.quasi_identifier[column].value = column in self.state.quasi_identifiers
+                self.sensitive[column].value = column in self.state.sensitive
+                self._dtype[column].value = escape(frame[column].dtype)
+        finally:
+            self._syncing = False
+
+    def _close_columns(self) -> None:
+        """Close the widgets of the previous column grid (no leaks over data-set switches)."""
+        old = self.columns_box.children
+        self.columns_box.children = ()
+        for child in old:
+            close_tree(child)
+
+    def _build_columns(self, frame: pd.DataFrame) -> None:
+        self._close_columns()
+        roles = self.state.roles()
+        self.role, self.quasi_identifier, self.sensitive, self._dtype = {}, {}, {}, {}
         head = [widgets.HTML(f"<b>{t}</b>") for t in ("column", "type", "distinct", "role", "QI", "sensitive")]
         cells: list[widgets.Widget] = list(head)
         nunique = frame.nunique(dropna=False)
         for column in frame.columns:
             column = str(column)
-            role = widgets.Dropdown(options=ROLE_OPTIONS, value=info.role(column),
+            role = widgets.Dropdown(options=ROLE_OPTIONS, value=roles[column],
                                     layout=widgets.Layout(width="120px"))
             qi = widgets.Checkbox(value=column in self.state.quasi_identifiers, indent=False,
                                   layout=widgets.Layout(width="40px"))
             sens = widgets.Checkbox(value=column in self.state.sensitive, indent=False,
                                     layout=widgets.Layout(width="40px"))
+            role.description_allow_html = False
             role.observe(lambda change, c=column: self._on_role(c, change), names="value")
             qi.observe(self._on_marks, names="value")
             sens.observe(self._on_marks, names="value")
             self.role[column], self.quasi_identifier[column], self.sensitive[column] = role, qi, sens
-            cells += [widgets.HTML(escape(column)), widgets.HTML(escape(frame[column].dtype)),
+            self._dtype[column] = widgets.HTML(escape(frame[column].dtype))
+            cells += [widgets.HTML(escape(column)), self._dtype[column],
                       widgets.HTML(f"{int(nunique[column]):,}"), role, qi, sens]
         grid = widgets.GridBox(cells, layout=widgets.Layout(
             grid_template_columns="220px 90px 80px 130px 50px 70px", grid_gap="2px 8px"))
@@ -176,56 +205,44 @@ class DataPanel:
     # ------------------------------------------------------------------ column marks
     @guarded
     def _on_role(self, column: str, change: Any) -> None:
-        frame = self.state.dataset
-        if frame is None or column not in frame.columns:
+        if self._syncing or self.state.dataset is None or column not in self.state.dataset.columns:
             return
         role = change["new"]
-        if role not in ("numeric", "categorical", "ordinal"):  # forged value
-            raise DatasetError(f"role of column {column!r} must be numeric, categorical or ordinal, got {role!r}")
-        if role == "numeric" and not pd.api.types.is_numeric_dtype(frame[column].dtype):
-            converted = pd.to_numeric(frame[column].astype("string"), errors="coerce")
-            if converted.isna().any() and not frame[column].isna().all():
-                self.role[column].value = change["old"]
-                raise DatasetError(f"column {column!r} has values that are not numbers; it cannot be numeric")
-        info = dataset_info(frame).with_roles({column: role})
-        new = frame.copy(deep=False)
-        if role == "numeric" and not pd.api.types.is_numeric_dtype(frame[column].dtype):
-            new[column] = pd.to_numeric(frame[column].astype("string"))
-        elif role in ("categorical", "ordinal") and pd.api.types.is_numeric_dtype(frame[column].dtype):
-            new[column] = pd.Categorical(frame[column], ordered=(role == "ordinal"))
-        elif role in ("categorical", "ordinal"):
-            new[column] = frame[column].cat.as_ordered() if role == "ordinal" else frame[column].cat.as_unordered()
-        self.state.dataset = with_info(new, info)
-        self.status.info(f"Column {column!r} is now {role}.")
+        try:
+            self.state.set_roles({column: role})
+        except DatasetError:
+            self._syncing = True
+            try:
+                self.role[column].value = change["old"] if change["old"] in ROLES else "categorical"
+            finally:
+                self._syncing = False
+            raise
+        self.status.info(f"Column {shorten(column)} is now {role}.")
 
     @guarded
     def _on_marks(self, change: Any = None) -> None:
+        if self._syncing:
+            return
         qi = [c for c, box in self.quasi_identifier.items() if box.value]
         sensitive = [c for c, box in self.sensitive.items() if box.value]
-        both = sorted(set(qi) & set(sensitive))
-        if both:
-            raise DatasetError(f"column {both[0]!r} cannot be both a quasi-identifier and sensitive")
-        with self.state.hold_trait_notifications():
-            self.state.quasi_identifiers = qi
-            self.state.sensitive = sensitive
+        try:
+            self.state.set_marks(qi, sensitive)
+        except DatasetError:
+            self._sync_columns(self.state.dataset)     # the boxes show the state again
+            raise
         self.status.info(f"Quasi-identifiers: {', '.join(qi) or 'none'}; sensitive: {', '.join(sensitive) or 'none'}.")
+
+    def guard(self, guard: Any) -> None:
+        """Guard the column grid now and every grid built later (``guard(widget)``: see the app)."""
+        self._guard = guard
+        guard(self.widget)
 
     # ------------------------------------------------------------------ configuration
     def config(self) -> dict[str, Any]:
-        frame = self.state.dataset
-        roles = {c: dataset_info(frame).role(str(c)) for c in frame.columns} if frame is not None else {}
-        return {"dataset": self.dataset.value, "roles": roles,
-                "quasi_identifiers": list(self.state.quasi_identifiers), "sensitive": list(self.state.sensitive)}
+        """The data part of the state's configuration."""
+        config = self.state.to_config()
+        return {k: config[k] for k in ("dataset", "roles", "quasi_identifiers", "sensitive")}
 
     def apply_config(self, config: dict[str, Any]) -> None:
-        name = config.get("dataset", self.dataset.value)
-        if name not in self.dataset.options:
-            raise DatasetError(f"dataset {name!r} is not available here (uploads are not part of a configuration)")
-        self.dataset.value = name
-        for column, role in dict(config.get("roles", {})).items():
-            if column in self.role and self.role[column].value != role:
-                self.role[column].value = role
-        qi, sensitive = set(config.get("quasi_identifiers", [])), set(config.get("sensitive", []))
-        for column in self.quasi_identifier:
-            self.quasi_identifier[column].value = column in qi
-            self.sensitive[column].value = column in sensitive
+        """Set the data set, roles and marks from :meth:`config` output (all or nothing)."""
+        self.state.load_config({**self.state.to_config(), **dict(config)})

@@ -61,9 +61,7 @@ def build_preset_panel(preset: Preset) -> Any:
     panel_class = getattr(importlib.import_module(module_name), class_name)
     state = AppState()
     if preset.dataset is not None:
-        from explorer.core.datasets import load_builtin
-
-        state.dataset = load_builtin(preset.dataset)
+        state.select_dataset(preset.dataset)
     panel = panel_class(state, **dict(preset.kwargs))
     for name, value in preset.controls:
         _wait(panel)

@@ -6,6 +6,11 @@ Algorithm 1 follow the controls at once; Monte Carlo runs (Figure 3's curves, or
 a Table 1 row for the chosen p) run behind a button in the shared
 :class:`~explorer.panels._base.BackgroundTask` (thread, progress bar, Cancel) and
 fill the plot as chunks complete; a cancelled experiment keeps its runs.
+
+The data are the app's data set (:class:`~explorer.state.AppState`) by default,
+or, as named choices, the paper's own data (UCI Adult, and Adult x 6 for its
+Table 2).  Epsilon is the shared one.  When the inputs of the experiment's plot
+change, the plot is marked "out of date: press Compute" until it is run again.
 """
 
 from __future__ import annotations
@@ -46,13 +51,17 @@ from explorer.core.multidim_rr import (
 )
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
-                                   make_figure)
+from explorer.state import shorten
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link,
+                                   epsilon_slider, escape, guarded, make_figure)
 from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves
 
 __all__ = ["MultiDimRRPanel"]
 
 SOURCES = ("UCI Adult", "UCI Adult x 6", "Shared data set")
+SOURCE_OPTIONS = [("the Data tab's data set", "Shared data set"),
+                  ("the paper's data: UCI Adult", "UCI Adult"),
+                  ("the paper's data: UCI Adult x 6 (Table 2)", "UCI Adult x 6")]
 MECHANISM_OPTIONS = [("keep-or-uniform (Prop. 1)", "keep-or-uniform"), ("paper 6.3.1 as printed", "paper-6.3.1"),
                      ("ε per attribute (shared ε)", "epsilon")]
 DEPENDENCE_OPTIONS = [("(a) true data (trusted view)", "true"), ("(b) randomized data (4.1)", "randomized"),
@@ -83,17 +92,19 @@ class MultiDimRRPanel:
         self.clusters: list[list[int]] = []
 
         style = {"description_width": "110px"}
-        self.source = widgets.Dropdown(options=list(SOURCES), value="UCI Adult", description="Data set",
-                                       style=style, layout=_layout("300px"))
+        self.source = widgets.Dropdown(options=SOURCE_OPTIONS,
+                                       value="Shared data set" if self.state.dataset is not None else "UCI Adult",
+                                       description="Data set", style=style, layout=_layout("300px"))
+        self.stale = StaleMark()
+        self._run_inputs: tuple | None = None     # the inputs of the runs on screen
         self.attributes = widgets.SelectMultiple(options=[], description="Attributes", rows=8, style=style,
                                                  layout=_layout("300px"))
         self.mechanism = widgets.Dropdown(options=MECHANISM_OPTIONS, value="keep-or-uniform",
                                           description="Matrix", style=style, layout=_layout("330px"))
         self.p = widgets.FloatSlider(value=0.5, min=0.05, max=1.0, step=0.05, description="p",
                                      continuous_update=False, style=style, layout=_layout("330px"))
-        self.epsilon = widgets.FloatSlider(value=float(self.state.epsilon), min=0.05, max=8.0, step=0.05,
-                                           description="ε per attribute", continuous_update=False, style=style,
-                                           layout=_layout("330px"))
+        self.epsilon = epsilon_slider(self.state, self.status, description="ε per attribute", style=style,
+                                      layout=_layout("330px"))        # a view of the shared epsilon
         self.t_v = widgets.BoundedIntText(value=100, min=1, max=10_000_000, description="T_v",
                                           description_allow_html=False, tooltip="max combinations in a cluster",
                                           style=style, layout=_layout("230px"))
@@ -108,7 +119,7 @@ class MultiDimRRPanel:
                                            layout=_layout("200px"))
         self.experiment = widgets.ToggleButtons(options=EXPERIMENT_OPTIONS, value="figure3",
                                                 style={"button_width": "170px"})
-        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play",
+        self.run_button = widgets.Button(description="Compute", button_style="primary", icon="play",
                                          layout=_layout("100px"))
         self.cancel_button = self.task.cancel_button        # the shared task's bar and Cancel, counting runs
         self.cancel_button.disabled = True
@@ -130,7 +141,6 @@ class MultiDimRRPanel:
                         (self.sweeps, "sweeps"), (self.example_info, "example-info")):
             w.add_class(f"explorer-mdrr-{name}")
 
-        traitlets.link((self.state, "epsilon"), (self.epsilon, "value"))
 
         # figures, made once
         self.dep_figure, self.dep_canvas = make_figure(5.2, 4.4)
@@ -155,7 +165,7 @@ class MultiDimRRPanel:
         self.cancel_button.on_click(self._on_cancel)         # besides the task's own handler: say it in words
 
         intro = widgets.HTML(
-            "<b>Multi-dimensional randomized response</b> (paper 003). Randomizing each attribute separately "
+            "<b>Multi-dimensional randomized response</b> (Domingo-Ferrer and Soria-Comas (2022)). Randomizing each attribute separately "
             "(RR-Independent) loses the relations between attributes; randomizing all of them jointly (RR-Joint) "
             "needs n ≫ the number of combinations. <b>RR-Clusters</b> randomizes jointly within clusters of "
             "dependent attributes (Algorithm 1: at most T_v combinations, dependence ≥ T_d) and "
@@ -169,11 +179,12 @@ class MultiDimRRPanel:
         progress_row = widgets.HBox([self.progress_label, self.export], layout=widgets.Layout(align_items="center"))
         plots = widgets.HBox([self.dep_canvas, self.curve_canvas], layout=widgets.Layout(flex_flow="row wrap"))
         example = widgets.VBox([
-            widgets.HTML("<b>Example 1 of 003: RR-Adjustment's convergence.</b> Ten randomized records "
+            widgets.HTML("<b>Example 1 of Domingo-Ferrer and Soria-Comas (2022): RR-Adjustment's convergence.</b> Ten randomized records "
                          "(a1,a1)×4, (a2,a1)×2, (a2,a2)×4 are raked to the marginals (1/2, 1/2), (1/2, 1/2): "
                          "the weights tend to 1/8, 0, 1/8, slowly."),
             self.sweeps, self.example_canvas, self.example_info])
-        self.widget = widgets.VBox([intro, controls, self.status.widget, run_row, progress_row, plots, self.grid,
+        self.widget = widgets.VBox([intro, controls, self.status.widget, run_row, progress_row, self.stale.widget,
+                                    plots, self.grid,
                                     self.info, example])
         self.widget.add_class("explorer-mdrr-panel")
 
@@ -185,7 +196,7 @@ class MultiDimRRPanel:
     def _frame(self) -> pd.DataFrame:
         name = self.source.value
         if name not in SOURCES:  # a forged value from the client
-            raise InvalidParameterError(f"data set must be one of {SOURCES}, got {name!r}")
+            raise InvalidParameterError(f"data set must be one of {SOURCES}, got {shorten(name)}")
         if name == "Shared data set":
             if self.state.dataset is None:
                 raise InvalidParameterError("no shared data set: choose one in the Data tab")
@@ -198,13 +209,34 @@ class MultiDimRRPanel:
         cols = [c for c in frame.columns if str(c) in set(info.categorical) | set(info.ordinal)]
         return [str(c) for c in cols]
 
+    def _source_name(self) -> str:
+        if self.source.value == "Shared data set":
+            return self.state.dataset_name or "the Data tab's data set"
+        return self.source.value
+
+    def _no_data(self, message: str) -> None:
+        """No valid input: say why, and take the views off the screen (they would show other data)."""
+        self.data, self.dependence_values, self.clusters = None, None, []
+        self._frame_cache = None
+        self._quiet = True
+        try:
+            self.attributes.options = []
+        finally:
+            self._quiet = False
+        self.info.value = ""
+        self.dep_canvas.layout.visibility = "hidden"
+        raise InvalidParameterError(message)
+
     @guarded
     def _load_source(self) -> None:
         frame = self._frame()
         columns = self._categorical_columns(frame)
-        if not columns:
-            raise InvalidParameterError(f"the data set {self.source.value!r} has no categorical attributes: "
-                                        "multi-attribute RR needs categorical (or discretized) attributes")
+        if len(columns) < 2:
+            found = f" ({', '.join(columns)})" if columns else ""
+            self._no_data(f"the data set {self._source_name()!r} has {len(columns) or 'no'} categorical "
+                          f"attribute{'' if len(columns) == 1 else 's'}{found}: multi-attribute RR needs at least 2 "
+                          "categorical (or discretized) attributes; mark more columns categorical in the Data tab "
+                          "or choose another data set")
         default = [c for c in ADULT_MDRR_ATTRIBUTES if c in columns] or columns[: min(8, len(columns))]
         self._frame_cache = frame
         self._quiet = True
@@ -215,14 +247,17 @@ class MultiDimRRPanel:
             self._quiet = False
         self._recompute()
 
+    @guarded
     def _on_source(self, change: Any = None) -> None:
         self._load_source()
 
+    @guarded
     def _on_shared_dataset(self, change: Any = None) -> None:
         if self.source.value == "Shared data set":
             self._load_source()
 
     # ------------------------------------------------------------------ controls -> clusters
+    @guarded
     def _on_controls(self, change: Any = None) -> None:
         by_epsilon = self.mechanism.value == "epsilon"      # p or the shared epsilon sets the matrices
         self.p.disabled, self.epsilon.disabled = by_epsilon, not by_epsilon
@@ -233,7 +268,7 @@ class MultiDimRRPanel:
         mechanism = self.mechanism.value
         if mechanism not in dict(MECHANISM_OPTIONS).values():
             raise InvalidParameterError(f"mechanism must be one of {[v for _, v in MECHANISM_OPTIONS]}, "
-                                        f"got {mechanism!r}")
+                                        f"got {shorten(mechanism)}")
         return dict(p=float(self.p.value), mechanism=mechanism,
                     epsilon=float(self.epsilon.value) if mechanism == "epsilon" else None)
 
@@ -253,15 +288,36 @@ class MultiDimRRPanel:
                 for c in data.cardinalities]
         # all checks passed: show
         self.data, self.dependence_values, self.clusters = data, dep, clusters
+        self.dep_canvas.layout.visibility = None
         if self.dep_artists is None:
             self.dep_artists = plot_dependence(self.dep_ax, dep, data.names, clusters, data.cardinalities)
         else:
             self.dep_artists.update(dep, data.names, clusters, data.cardinalities)
+        eps = f"ε = {params['epsilon']:g} per attribute" if params["mechanism"] == "epsilon" else \
+            f"p = {params['p']:g}"
+        self.dep_ax.set_title(f"{self._source_name()}: dependence ({self.dependence.value}), {eps}, "
+                              f"T_v = {self.t_v.value}, T_d = {self.t_d.value:g}", fontsize=8)
         self.dep_figure.canvas.draw_idle()
         self.info.value = self._info_html(data, clusters, mats)
+        self._check_runs_current()
         self.status.info(f"{len(data.names)} attributes, {data.n_records:,} records: "
                          f"{len(clusters)} cluster(s) by Algorithm 1 (T_v = {self.t_v.value}, "
                          f"T_d = {self.t_d.value:g}).")
+
+    def _inputs(self) -> tuple:
+        """What an experiment's result depends on (the data and every control)."""
+        return (id(getattr(self, "_frame_cache", None)), tuple(self.attributes.value), self.mechanism.value,
+                float(self.p.value), float(self.state.epsilon), int(self.t_v.value), float(self.t_d.value),
+                self.dependence.value, self.proper.value, self.experiment.value)
+
+    def _check_runs_current(self) -> None:
+        """Mark the experiment's plot and grid out of date when their inputs changed (one rule for all tabs)."""
+        if self._run_inputs is None or self.running:
+            return
+        if self._run_inputs != self._inputs():
+            self.stale.mark([self.curve_canvas, self.grid], "the runs shown were made with other controls")
+        else:
+            self.stale.clear()
 
     def _info_html(self, data, clusters, mats) -> str:
         n = data.n_records
@@ -326,7 +382,7 @@ class MultiDimRRPanel:
         params = self._params()
         kind = self.experiment.value
         if kind not in ("figure3", "table"):
-            raise InvalidParameterError(f"experiment must be 'figure3' or 'table', got {kind!r}")
+            raise InvalidParameterError(f"experiment must be 'figure3' or 'table', got {shorten(kind)}")
         common = dict(runs=runs, seed=int(np.random.SeedSequence().entropy % (2 ** 32)),
                       dependence=self.dependence.value, mechanism=params["mechanism"], proper=self.proper.value,
                       epsilon=params["epsilon"], queries=5)
@@ -355,6 +411,8 @@ class MultiDimRRPanel:
         else:
             self.grid.value = ""
         self.cancel_button.disabled = False
+        self._run_inputs = self._inputs()
+        self.stale.clear()
         self.task.start(lambda report: self._work(kind, job, total), lambda result: None,
                         message=f"Running {total} runs in the background…", disable=(self.run_button,))
 
@@ -455,20 +513,20 @@ class MultiDimRRPanel:
     # ------------------------------------------------------------------ configuration
     def config(self) -> dict:
         return {"source": self.source.value, "attributes": list(self.attributes.value),
-                "mechanism": self.mechanism.value, "p": self.p.value, "epsilon": self.epsilon.value,
+                "mechanism": self.mechanism.value, "p": self.p.value,
                 "t_v": self.t_v.value, "t_d": self.t_d.value, "dependence": self.dependence.value,
                 "proper": self.proper.value, "runs": self.runs.value, "experiment": self.experiment.value,
                 "sweeps": self.sweeps.value}
 
     def apply_config(self, config: dict) -> None:
         if not isinstance(config, dict):
-            raise ConfigurationError(f"the Multi-attribute RR configuration must be an object, got {config!r}")
+            raise ConfigurationError(f"the Multi-attribute RR configuration must be an object, got {shorten(config)}")
         try:
             if "source" in config:
                 self.source.value = config["source"]
             if "attributes" in config:
                 self.attributes.value = tuple(config["attributes"])
-            for key in ("mechanism", "p", "epsilon", "t_v", "t_d", "dependence", "proper", "runs", "experiment",
+            for key in ("mechanism", "p", "t_v", "t_d", "dependence", "proper", "runs", "experiment",
                         "sweeps"):
                 if key in config:
                     getattr(self, key).value = config[key]

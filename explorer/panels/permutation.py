@@ -1,5 +1,10 @@
 """The "Permutation" tab: masking as permutation plus residual noise, permuted privacy and the intruder.
 
+The data are the app's data set (:class:`~explorer.state.AppState`, chosen or
+uploaded in the Data tab; its numeric and ordinal columns), or, as named choices,
+the papers' running examples with their printed masked versions.  The tab has no
+data source or upload of its own.
+
 Wiring only: masking methods come from :mod:`explorer.core.masking`, every
 number from :mod:`explorer.core.permutation` (:func:`permutation_analysis`),
 the plots from :mod:`explorer.plotting.permutation`.  Changing the data or the
@@ -13,6 +18,7 @@ progress bar and Cancel; the last view stays until it lands.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import ipywidgets as widgets
@@ -28,10 +34,13 @@ from explorer.core.permutation import (
     permutation_analysis,
     window_variances,
 )
+from explorer._validation import check_int
 from explorer.errors import CancelledError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
-                                   make_figure)
+from explorer.core.cost import UNITS, permutation_work
+from explorer.state import shorten
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
+                                   escape, guarded, make_figure)
 from explorer.plotting.permutation import (
     plot_distance_distributions,
     plot_rank_displacement,
@@ -41,13 +50,17 @@ from explorer.plotting.permutation import (
 
 __all__ = ["PermutationPanel", "estimate_seconds", "staged_analysis"]
 
-SOURCES = [("004 running example (20 records)", "004"), ("002 running example (5 records)", "002"),
-           ("synthetic normal", "synthetic"), ("UCI Adult, numeric attributes", "adult"),
-           ("data set of the Data tab (numeric columns)", "shared"), ("uploaded CSV", "upload")]
+SOURCES = [("the paper's example: Domingo-Ferrer and Muralidhar (2016), 20 records", "004"),
+           ("the paper's example: Ruiz (2018), 5 records", "002"),
+           ("the Data tab's data set (numeric columns)", "shared")]
+#: The Data tab's names of the papers' running examples: chosen there, they bring their printed masked Y too.
+PAPER_DATASETS = {"004 running example": "004", "002 running example": "002"}
+#: Analyses estimated longer than this are refused with words (the work is bounded by its cost).
+MAX_SECONDS = 300.0
+MAX_RECORDS = 50_000
+MAX_RANDOM = 1_000_000
 PAPER_METHOD = "paper"
-TIE_OPTIONS = [("at random (004)", "random"), ("mid-ranks (equal values coincide)", "average")]
-SYNTHETIC_MEANS = (10.0, 100.0, 1000.0)
-SYNTHETIC_SDS = (10.0, 40.0, 2000.0)
+TIE_OPTIONS = [("at random (the papers' choice)", "random"), ("mid-ranks (equal values coincide)", "average")]
 #: MDAV is quadratic in n / k: refuse it above this many records in the panel.
 MDAV_MAX_RECORDS = 10_000
 #: 'all' random records when n^m is at most this; otherwise this many random records by default.
@@ -55,26 +68,18 @@ AUTO_ALL_RANDOM = 200_000
 DEFAULT_RANDOM = 10_000
 #: Analyses estimated slower than this (seconds) wait for the Compute button and run in the background.
 SLOW_SECONDS = 0.5
-#: Cost model (measured on 2 cores, full Adult and synthetic data up to 50,000 x 6): seconds per record and
-#: attribute for reverse mapping, ranks, distances and linkage, and per random record and attribute.
-SECONDS_PER_RECORD_ATTRIBUTE = 10e-6
-SECONDS_PER_RANDOM_ATTRIBUTE = 2e-6
-#: Masking methods that cost more than a pass over the data: seconds per record and attribute (rank
-#: swapping) and per n^2 / k pair and attribute (MDAV).
-SECONDS_RANK_SWAPPING = 3.5e-6
-SECONDS_MDAV_PAIR = 2.5e-9
+#: Seconds per work unit of :func:`explorer.core.cost.permutation_work`, measured on the analyses this kernel runs.
+THROUGHPUT = Throughput(1e-6)
 #: The stages of the analysis and their share of the record-attribute cost (the progress bar moves by these).
 STAGES = (("reverse mapping", 0.15), ("rank displacement", 0.15), ("distances", 0.4), ("linkage", 0.3))
 
 
-def estimate_seconds(n: int, m: int, n_random: int, method: str = "", parameter: float | None = None) -> float:
-    """Rough duration of masking plus :func:`permutation_analysis` for n records, m attributes."""
-    seconds = m * (n * SECONDS_PER_RECORD_ATTRIBUTE + n_random * SECONDS_PER_RANDOM_ATTRIBUTE)
-    if method == "rank_swapping":
-        seconds += n * m * SECONDS_RANK_SWAPPING
-    elif method == "multivariate_microaggregation":
-        seconds += float(n) * n * m / max(float(parameter or 1.0), 1.0) * SECONDS_MDAV_PAIR
-    return seconds
+def estimate_seconds(n: int, m: int, n_random: int, method: str = "", parameter: float | None = None, *,
+                     throughput: Throughput | None = None) -> float:
+    """Duration of masking plus :func:`permutation_analysis` for n records, m attributes: the core's work
+    estimate (:func:`explorer.core.cost.permutation_work`) at the rate measured here (reference rate if none)."""
+    rate = throughput if throughput is not None else Throughput(1e-6)
+    return rate.estimate(permutation_work(n, m, n_random, method, parameter))
 
 
 def staged_analysis(X: pd.DataFrame, Y: pd.DataFrame, *, n_random: Any, ties: str, rng: Any,
@@ -89,7 +94,7 @@ class _Superseded(Exception):
 
 
 class PermutationPanel:
-    """Any masking is a permutation plus residual noise (004, 002): see it, measure it, attack it."""
+    """Any masking is a permutation plus residual noise: see it, measure it, attack it."""
 
     def __init__(self, state: AppState | None = None, *, source: str = "004"):
         self.state = state if state is not None else AppState()
@@ -98,24 +103,23 @@ class PermutationPanel:
         self.X: pd.DataFrame | None = None
         self.paper_Y: pd.DataFrame | None = None
         self.csv_texts: dict[str, str] = {}
-        self._upload_frame: pd.DataFrame | None = None
         self._loading = False
         self._notes: list[str] = []
         self._generation = 0                 # bumped by every recompute: a stale background result is dropped
         self._pending: Any = None            # the large analysis waiting for the Compute button
         self.task = BackgroundTask(self.status, description="analysis", name="explorer-permutation")
+        self.stale = StaleMark()
+        self.caption = widgets.HTML()                 # what the views show, in words
+        self.caption.add_class("explorer-perm-caption")
         self.task.progress.style.description_width = "initial"
         self.task.progress.layout.width = "420px"
 
         box = widgets.Layout
         self.source = widgets.Dropdown(options=SOURCES, value=source, description="Data",
                                        layout=box(width="380px"))
-        self.n = widgets.BoundedIntText(value=1000, min=2, max=50_000, description="n",
-                                        layout=box(width="170px"))
-        self.m = widgets.BoundedIntText(value=3, min=1, max=6, description="m", layout=box(width="140px"))
-        self.max_records = widgets.BoundedIntText(value=5000, min=2, max=50_000, description="records ≤",
+        self.max_records = widgets.BoundedIntText(value=5000, min=2, max=MAX_RECORDS, description="records ≤",
                                                   layout=box(width="190px"))
-        self.upload = widgets.FileUpload(accept=".csv", multiple=False, description="CSV")
+        self.data_name = widgets.HTML()
         self.columns = widgets.SelectMultiple(options=[], rows=4, description="Attributes",
                                               layout=box(width="300px"))
         self.method = widgets.Dropdown(options=[], description="Masking", layout=box(width="380px"))
@@ -127,7 +131,7 @@ class PermutationPanel:
                                            layout=box(width="170px"))
         self.ties = widgets.Dropdown(options=TIE_OPTIONS, value="random", description="ties",
                                      layout=box(width="320px"))
-        self.n_random = widgets.BoundedIntText(value=0, min=0, max=1_000_000, description="random rec.",
+        self.n_random = widgets.BoundedIntText(value=0, min=0, max=MAX_RANDOM, description="random rec.",
                                                layout=box(width="200px"))
         self.attribute = widgets.Dropdown(options=[], description="Attribute", layout=box(width="260px"))
         self.record = widgets.BoundedIntText(value=1, min=1, max=1, description="Record #",
@@ -146,8 +150,8 @@ class PermutationPanel:
                                              tooltip="run the analysis of this large input in the background",
                                              layout=box(width="120px", display="none"))
         self.download = widgets.HTML()
-        for w, name in ((self.source, "source"), (self.n, "n"), (self.m, "m"), (self.max_records, "max-records"),
-                        (self.upload, "upload"), (self.columns, "columns"), (self.method, "method"),
+        for w, name in ((self.source, "source"), (self.max_records, "max-records"),
+                        (self.data_name, "data-name"), (self.columns, "columns"), (self.method, "method"),
                         (self.parameter, "parameter"), (self.parameter_doc, "parameter-doc"), (self.seed, "seed"),
                         (self.ties, "ties"), (self.n_random, "n-random"), (self.attribute, "attribute"),
                         (self.record, "record"), (self.d, "d"), (self.v, "v"), (self.summary, "summary"),
@@ -173,9 +177,7 @@ class PermutationPanel:
             canvas.add_class(f"explorer-perm-{name}")
 
         self.source.observe(self._on_source, names="value")
-        for w in (self.n, self.m, self.max_records):
-            w.observe(self._on_source, names="value")
-        self.upload.observe(self._on_upload, names="value")
+        self.max_records.observe(self._on_source, names="value")
         self.columns.observe(self._on_columns, names="value")
         self.method.observe(self._on_method, names="value")
         for w in (self.parameter, self.seed, self.ties, self.n_random):
@@ -188,12 +190,12 @@ class PermutationPanel:
         self.state.observe(self._on_shared_dataset, names="dataset")
 
         intro = widgets.HTML(
-            "<b>The permutation paradigm</b> (papers 004 and 002). Any masking of numeric data is, functionally, "
-            "a <i>permutation</i> of the original values (reverse mapping, 004 Algorithm 1) plus a small "
+            "<b>The permutation paradigm</b> (Domingo-Ferrer and Muralidhar (2016); Ruiz (2018)). Any masking of numeric data is, functionally, "
+            "a <i>permutation</i> of the original values (reverse mapping, Domingo-Ferrer and Muralidhar (2016), Algorithm 1) plus a small "
             "<i>residual noise</i> that changes no rank. Protection against record linkage comes only from the "
             "permutation: a subject can check her own <i>permutation distance</i> (Algorithm 2) and an intruder "
             "who knows everything can test whether his links beat chance (Section 5).")
-        data_row = widgets.HBox([self.source, self.n, self.m, self.max_records, self.upload],
+        data_row = widgets.HBox([self.source, self.max_records, self.data_name],
                                 layout=box(flex_flow="row wrap", align_items="center"))
         mask_row = widgets.HBox([self.columns, widgets.VBox([self.method, self.parameter, self.parameter_doc]),
                                  widgets.VBox([self.seed, self.ties, self.n_random])],
@@ -202,15 +204,15 @@ class PermutationPanel:
         self.widget = widgets.VBox([
             intro, data_row, mask_row,
             widgets.HBox([self.compute_button, self.task.widget], layout=box(align_items="center")),
-            self.status.widget, self.summary,
+            self.status.widget, self.stale.widget, self.caption, self.summary,
             self.attribute,
             widgets.HBox([self.values_canvas, self.displacement_canvas], layout=box(flex_flow="row wrap")),
-            widgets.HTML("<b>The intruder</b> (004 Section 5): links every original record to Z by Algorithm 2, "
+            widgets.HTML("<b>The intruder</b> (Domingo-Ferrer and Muralidhar (2016), Section 5): links every original record to Z by Algorithm 2, "
                          "then compares his match distances with those of random records."),
             self.linkage_summary, self.verdict, self.distance_canvas,
-            widgets.HTML("<b>A subject's view</b> (004 Section 4): only her record and the anonymized data."),
+            widgets.HTML("<b>A subject's view</b> (Domingo-Ferrer and Muralidhar (2016), Section 4): only her record and the anonymized data."),
             subject_row, widgets.HBox([self.subject_canvas, self.subject_text], layout=box(flex_flow="row wrap")),
-            widgets.HTML("<b>Per record</b> (004 Tables 4-5; record numbers from 1)"), self.table,
+            widgets.HTML("<b>Per record</b> (Domingo-Ferrer and Muralidhar (2016), Tables 4-5; record numbers from 1)"), self.table,
             widgets.HBox([self.export_button, self.download], layout=box(align_items="center")),
         ])
         self.widget.add_class("explorer-permutation-panel")
@@ -222,15 +224,26 @@ class PermutationPanel:
         streams = np.random.SeedSequence(int(self.seed.value)).spawn(3)
         return np.random.default_rng(streams[("data", "mask", "analysis").index(purpose)])
 
-    def _show_inputs(self) -> None:
+    def _paper(self) -> str | None:
+        """``"004"`` or ``"002"`` when the data are a paper's running example (chosen here or in the Data tab)."""
         source = self.source.value
-        self.n.layout.display = self.m.layout.display = "" if source == "synthetic" else "none"
-        self.max_records.layout.display = "" if source in ("adult", "shared", "upload") else "none"
-        self.upload.layout.display = "" if source == "upload" else "none"
+        if source in ("004", "002"):
+            return source
+        if source == "shared":
+            return PAPER_DATASETS.get(self.state.dataset_name)
+        raise InvalidParameterError(f"data must be one of {[v for _, v in SOURCES]}, got {str(source)[:40]!r}")
+
+    def _show_inputs(self) -> None:
+        shared = self.source.value == "shared"
+        self.max_records.layout.display = "" if shared else "none"
+        name = self.state.dataset_name or "none yet"
+        self.data_name.value = (f"<small>Data tab: <b>{escape(name)}</b></small>" if shared else
+                                "<small>(the Data tab's data set is not used while a paper's example is "
+                                "chosen)</small>")
 
     def _load(self) -> tuple[pd.DataFrame, pd.DataFrame | None, list[str]]:
         """The original attributes X (numeric), the paper's masked Y if any, and notes for the user."""
-        source = self.source.value
+        source = self._paper() or self.source.value
         notes: list[str] = []
         if source == "004":
             t = datasets.domingo_muralidhar_example()
@@ -238,22 +251,9 @@ class PermutationPanel:
         if source == "002":
             t = datasets.ruiz_example()
             return t[["X1", "X2", "X3"]].astype(float), t[["Y1", "Y2", "Y3"]].astype(float), notes
-        if source == "synthetic":
-            m = int(self.m.value)
-            n = int(self.n.value)
-            frame = datasets.synthetic_normal(n, [SYNTHETIC_MEANS[j % 3] for j in range(m)],
-                                              [SYNTHETIC_SDS[j % 3] for j in range(m)], rng=self._rng("data"))
-            return frame, None, notes
-        if source == "adult":
-            frame = datasets.adult()[list(datasets.ADULT_NUMERIC)]
-        elif source == "shared":
-            if self.state.dataset is None:
-                raise DatasetError("the Data tab has no data set yet; choose one there first")
-            frame = self.state.dataset
-        else:
-            if self._upload_frame is None:
-                raise DatasetError("no CSV uploaded yet: use the CSV button (at most 8 MB)")
-            frame = self._upload_frame
+        if self.state.dataset is None:
+            raise DatasetError("the Data tab has no data set yet; choose one there first")
+        frame = self.state.dataset
         info = dataset_info(frame)
         usable = [c for c in frame.columns if str(c) in info.numeric or str(c) in info.ordinal]
         excluded = [str(c) for c in frame.columns if c not in usable]
@@ -270,7 +270,7 @@ class PermutationPanel:
         complete = numeric.dropna()
         if len(complete) < len(numeric):
             notes.append(f"{len(numeric) - len(complete)} record(s) with missing values dropped (policy 'drop')")
-        limit = int(self.max_records.value)
+        limit = check_int(self.max_records.value, "records ≤", minimum=2, maximum=MAX_RECORDS)
         if len(complete) > limit:
             complete = complete.sample(n=limit, random_state=self._rng("data")).sort_index()
             notes.append(f"a seeded random sample of {limit:,} of {len(numeric):,} records is used")
@@ -300,8 +300,9 @@ class PermutationPanel:
                 self.method.value = "additive_noise"
             self._set_parameter_widget()
             cols = [str(c) for c in X.columns]
+            keep = tuple(c for c in self.columns.value if c in cols)
             self.columns.options = cols
-            self.columns.value = tuple(cols[: min(len(cols), 6)])
+            self.columns.value = keep if keep and owner is self.max_records else tuple(cols[: min(len(cols), 6)])
             ties = np.any([X[c].duplicated().any() for c in X.columns])
             self.ties.value = "average" if ties else "random"
             if ties:
@@ -315,24 +316,11 @@ class PermutationPanel:
         self._recompute()
 
     @guarded
-    def _on_upload(self, change: Any = None) -> None:
-        files = self.upload.value
-        if not files:
-            return
-        item = files[0] if isinstance(files, (tuple, list)) else next(iter(files.values()))
-        content = bytes(item["content"]) if not isinstance(item["content"], bytes) else item["content"]
-        if len(content) > datasets.DEFAULT_MAX_BYTES:
-            raise DatasetError(f"the file has {len(content):,} bytes, over the limit of "
-                               f"{datasets.DEFAULT_MAX_BYTES:,} bytes")
-        self._upload_frame = datasets.load_csv(content, name=str(item.get("name", "uploaded CSV")))
-        if self.source.value != "upload":
-            self.source.value = "upload"
-        else:
-            self._on_source()
-
     def _on_shared_dataset(self, change: Any = None) -> None:
         if self.source.value == "shared":
             self._on_source()
+        else:
+            self._show_inputs()
 
     # ------------------------------------------------------------------ masking
     def _set_parameter_widget(self) -> None:
@@ -389,7 +377,7 @@ class PermutationPanel:
             return (lambda: printed), None
         spec = MASKING_METHODS.get(method)
         if spec is None:
-            raise InvalidParameterError(f"unknown masking method {method!r}")
+            raise InvalidParameterError(f"unknown masking method {shorten(method)}")
         if spec.name == "multivariate_microaggregation" and len(X) > MDAV_MAX_RECORDS:
             raise InvalidParameterError(f"MDAV on {len(X):,} records would take too long here; lower 'records ≤' "
                                         f"to {MDAV_MAX_RECORDS:,} or fewer")
@@ -415,7 +403,7 @@ class PermutationPanel:
             raise DatasetError("choose at least one attribute")
         X = self.X[chosen]
         make_Y, parameter = self._mask_job(X)
-        n_random: Any = int(self.n_random.value)
+        n_random: Any = check_int(self.n_random.value, "random records", minimum=0, maximum=MAX_RANDOM)
         if n_random == 0:
             total = float(len(X)) ** len(chosen)
             if total > MAX_ALL_RANDOM:
@@ -427,27 +415,38 @@ class PermutationPanel:
                                         f"{float(len(X)) ** len(chosen):,.0f} possible; use 0 (all)")
         n, m = len(X), len(chosen)
         randoms = int(round(float(n) ** m)) if n_random == "all" else int(n_random)
-        seconds = estimate_seconds(n, m, randoms, self.method.value, parameter)
-        job = self._analysis_job(X, make_Y, n_random, token, seconds)
-        if seconds <= SLOW_SECONDS:
+        units = permutation_work(n, m, randoms, self.method.value, parameter)
+        seconds = THROUGHPUT.estimate(units)
+        slow = units * 1e-6 > SLOW_SECONDS          # what runs at once is decided on the work, not on the load
+        if units * 1e-6 > MAX_SECONDS:
+            raise InvalidParameterError(
+                f"{n:,} records × {m} attribute(s) with {randoms:,} random records would take about "
+                f"{seconds:,.0f} s, more than the {MAX_SECONDS:.0f} s allowed here: lower 'records ≤' or the "
+                "random records; the last view is kept")
+        job = self._analysis_job(X, make_Y, n_random, token, units)
+        if not slow:
             self._show(job(None), token)
             return
         text = f"{n:,} records × {m} attribute(s) with {randoms:,} random records"
         self._pending = (job, token, text)
         self.compute_button.layout.display = None
-        self.status.info(f"Large input: {text}, about {seconds:.0f} s. Press Compute to run it in the "
+        if self.analysis is not None:
+            self.stale.mark(self._views(), f"the views show {self.analysis.X.shape[0]:,} records × "
+                                           f"{len(self.analysis.columns)} attribute(s)")
+        self.status.info(f"Large input: {text}, {THROUGHPUT.describe(units)}. Press Compute to run it in the "
                          "background (Cancel stops it); the current view stays until then.")
 
-    def _analysis_job(self, X: pd.DataFrame, make_Y: Any, n_random: Any, token: int, seconds: float) -> Any:
+    def _analysis_job(self, X: pd.DataFrame, make_Y: Any, n_random: Any, token: int, units: float) -> Any:
         """``job(progress)``: masking and the staged analysis with the controls of now (progress None: no bar)."""
         chosen = list(X.columns)
         ties, rng = self.ties.value, self._rng("analysis")
         n, m = len(X), len(chosen)
         randoms = float(n) ** m if n_random == "all" else float(n_random)
-        base = m * n * SECONDS_PER_RECORD_ATTRIBUTE
-        costs = [("masking", max(seconds - base - m * randoms * SECONDS_PER_RANDOM_ATTRIBUTE, 0.0))]
+        base = m * n * UNITS["record_attribute"]
+        random_work = m * randoms * UNITS["random_attribute"]
+        costs = [("masking", max(units - base - random_work, 0.0))]
         costs += [(stage, share * base) for stage, share in STAGES]
-        costs.append(("random records", m * randoms * SECONDS_PER_RANDOM_ATTRIBUTE))
+        costs.append(("random records", random_work))
         total = sum(c for _, c in costs) or 1.0
         starts, done = {}, 0.0
         for stage, cost in costs:
@@ -464,6 +463,7 @@ class PermutationPanel:
                 if not progress(starts.get(stage, 1.0)):
                     raise CancelledError("cancelled")
 
+            started = time.perf_counter()
             try:
                 step("masking")
                 Y = pd.DataFrame(make_Y(), columns=chosen)
@@ -471,6 +471,7 @@ class PermutationPanel:
                 step("done")
             except _Superseded:
                 return None                     # newer controls replaced this job: drop it quietly
+            THROUGHPUT.observe(units, time.perf_counter() - started)
             return analysis
 
         return job
@@ -483,6 +484,8 @@ class PermutationPanel:
             chosen = list(analysis.columns)
             self.analysis = analysis
             self._pending = None
+            self.stale.clear()
+            self.caption.value = f"<small>Shown: {escape(self._describe(analysis))}</small>"
             self.compute_button.layout.display = "none"
             self._loading = True
             try:
@@ -498,6 +501,22 @@ class PermutationPanel:
             notes = "; ".join(self._notes)
             self.status.info(f"{analysis.X.shape[0]:,} records, {len(chosen)} attribute(s)."
                              + (f" Note: {notes}." if notes else ""))
+
+    def _describe(self, analysis: PermutationAnalysis) -> str:
+        """The inputs of the views: data, masking and its parameter, seed, ties, size."""
+        paper = self._paper()
+        data = {"004": "the running example of Domingo-Ferrer and Muralidhar (2016)",
+                "002": "the running example of Ruiz (2018)"}.get(paper, self.state.dataset_name or "data")
+        method = self.method.value
+        label = "the paper's masked Y" if method == PAPER_METHOD else MASKING_METHODS[method].label
+        spec = MASKING_METHODS.get(method)
+        parameter = f" ({spec.parameter} = {self.parameter.value:g})" if spec is not None and spec.parameter else ""
+        return (f"{data}, {analysis.X.shape[0]:,} records × {len(analysis.columns)} attribute(s); {label}"
+                f"{parameter}; seed {self.seed.value}; ties {self.ties.value}")
+
+    def _views(self) -> list:
+        return [self.values_canvas, self.displacement_canvas, self.distance_canvas, self.subject_canvas,
+                self.summary, self.linkage_summary, self.verdict, self.subject_text, self.table]
 
     @guarded
     def _on_compute(self, button: Any = None) -> None:
@@ -555,11 +574,11 @@ class PermutationPanel:
         try:
             values = [float(t) for t in text.replace(";", ",").split(",") if t.strip()]
         except ValueError:
-            raise InvalidParameterError(f"v must be numbers separated by commas, got {text!r}") from None
+            raise InvalidParameterError(f"v must be numbers separated by commas, got {shorten(text)}") from None
         if len(values) == 1:
             values = values * m
         if len(values) != m or any(not math.isfinite(v) or v < 0 for v in values):
-            raise InvalidParameterError(f"v must be {m} non-negative numbers (one per attribute), got {text!r}")
+            raise InvalidParameterError(f"v must be {m} non-negative numbers (one per attribute), got {shorten(text)}")
         return np.array(values)
 
     def _render_subject(self) -> None:
@@ -619,7 +638,7 @@ class PermutationPanel:
         self.status.info("Tables ready: Z (reverse-mapped), E (residual noise) and the per-record table.")
 
     # ------------------------------------------------------------------ configuration
-    _CONFIG = ("source", "n", "m", "max_records", "method", "parameter", "seed", "ties", "n_random",
+    _CONFIG = ("source", "max_records", "method", "parameter", "seed", "ties", "n_random",
                "attribute", "record", "d", "v")
 
     def config(self) -> dict[str, Any]:
@@ -633,7 +652,7 @@ class PermutationPanel:
         if not isinstance(config, dict):
             raise InvalidParameterError(f"configuration must be a dict, got {type(config).__name__}")
         problems = []
-        order = ("source", "n", "m", "max_records", "columns", "method", "parameter", "seed", "ties", "n_random",
+        order = ("source", "max_records", "columns", "method", "parameter", "seed", "ties", "n_random",
                  "attribute", "record", "d", "v")
         for name in order:
             if name not in config:

@@ -27,7 +27,7 @@ from explorer.errors import (
     InvalidParameterError,
     SingularMatrixError,
 )
-from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.panels._base import AppState, StaleMark, StatusLine, close_tree, escape, guarded, make_figure
 from explorer.plotting import randomized_response as plots
 
 __all__ = ["RandomizedResponsePanel"]
@@ -107,7 +107,8 @@ class RandomizedResponsePanel:
         self.n_samples = widgets.IntText(value=10_000, description="sample size n", style=style,
                                          layout=widgets.Layout(width="200px"))
         self.seed = widgets.IntText(value=0, description="seed", style=style, layout=widgets.Layout(width="140px"))
-        self.simulate = widgets.Button(description="simulate", button_style="primary", icon="play")
+        self.simulate = widgets.Button(description="Compute", button_style="primary", icon="play")
+        self.simulation_stale = StaleMark()       # the simulation on screen was made with other inputs
         self.preset_example1 = widgets.Button(description=PRESET_EXAMPLE1, layout=widgets.Layout(width="230px"))
         self.preset_secrecy = widgets.Button(description=PRESET_SECRECY, layout=widgets.Layout(width="150px"))
         self.estimate_info = widgets.HTML()
@@ -129,7 +130,7 @@ class RandomizedResponsePanel:
         self.ax_deniability, self.ax_curve = axes[1]
         self.estimate_figure, self.estimate_canvas = make_figure(10.0, 3.0)
         self.ax_estimates = self.estimate_figure.add_subplot()
-        self.ax_estimates.set_title("press “simulate” to randomize a sample and estimate its distribution",
+        self.ax_estimates.set_title("press “Compute” to randomize a sample and estimate its distribution",
                                     fontsize=10)
         self.ax_estimates.set_axis_off()
         self.blitter = plots.BlitManager(self.figure)
@@ -157,6 +158,8 @@ class RandomizedResponsePanel:
         self.state.observe(self._on_dataset, names="dataset")
         self.normalise_rows.on_click(self._on_normalise)
         self.simulate.on_click(self._on_simulate)
+        for control in (self.n_samples, self.seed):
+            control.observe(lambda _: self._check_simulation(), names="value")
         self.preset_example1.on_click(lambda _: self.apply_preset(PRESET_EXAMPLE1))
         self.preset_secrecy.on_click(lambda _: self.apply_preset(PRESET_SECRECY))
 
@@ -176,7 +179,7 @@ class RandomizedResponsePanel:
         ])
         simulation = widgets.VBox([
             widgets.HBox([self.n_samples, self.seed, self.simulate], layout=widgets.Layout(align_items="center")),
-            self.estimate_info, self.estimate_canvas])
+            self.simulation_stale.widget, self.estimate_info, self.estimate_canvas])
         css = widgets.HTML("<style>.explorer-rr-invalid-row input{border:2px solid #b00020 !important;"
                            "background:#fdecea}</style>")
         self.widget = widgets.VBox([css, controls, self.epsilon_label, self.status.widget, self.canvas, simulation])
@@ -296,6 +299,7 @@ class RandomizedResponsePanel:
         self._mark_rows(matrix if self.design.value == "custom" else None)
         self.epsilon_label.value = self._epsilon_html(epsilon)
         self.status.info(self._status_text())
+        self._check_simulation()
 
     def _draw(self, matrix: np.ndarray, labels: list[str]) -> None:
         res = self.results
@@ -406,7 +410,10 @@ class RandomizedResponsePanel:
                                 *self.cells[u], self.row_sums[u]], layout=widgets.Layout(align_items="center"))
             box.add_class("explorer-rr-row")
             rows.append(box)
+        old = self.matrix_grid.children
         self.matrix_grid.children = rows
+        for box in old:                              # no leaks: the replaced cells, labels and boxes are closed
+            close_tree(box)
         self._mark_rows(matrix)
 
     def _mark_rows(self, values: np.ndarray | None) -> None:
@@ -512,10 +519,8 @@ class RandomizedResponsePanel:
                 self._epsilon_override = None
                 self.epsilon.value = value
                 self.state.epsilon = value
-            else:
+            else:                                  # beyond the shared range: this tab's design only
                 self._epsilon_override = value
-                if math.isfinite(value):
-                    self.state.epsilon = value
         finally:
             self._syncing = False
         self._recompute()
@@ -657,7 +662,24 @@ class RandomizedResponsePanel:
             info += f" Singular matrix: {', '.join(notes)} impossible; use IBU."
         self.estimate_info.value = f"<small>{escape(info)}</small>"
         self.simulation = {"values": values, "errors": errors, "bounds": bounds, "n": int(codes.size)}
+        self._simulated_inputs = self._simulation_inputs()
+        self.simulation_stale.clear()
         return self.simulation
+
+    def _simulation_inputs(self) -> tuple:
+        """What the simulation on screen depends on."""
+        return (None if self.matrix is None else self.matrix.tobytes(), None if self.prior is None else
+                self.prior.tobytes(), self.attribute.value, self.n_samples.value, self.seed.value)
+
+    def _check_simulation(self) -> None:
+        """Mark the simulation out of date when its inputs changed (the rule of every tab)."""
+        if self.simulation is None:
+            return
+        if getattr(self, "_simulated_inputs", None) != self._simulation_inputs():
+            self.simulation_stale.mark([self.estimate_canvas, self.estimate_info],
+                                       "the simulation shown was made with other inputs")
+        else:
+            self.simulation_stale.clear()
 
     # ================================================================== presets and configuration
     @guarded

@@ -3,13 +3,18 @@
 Wiring only: clusterings, profiles and the worst-case cluster come from
 :mod:`explorer.core.t_closeness`; the plots from :mod:`explorer.plotting.t_closeness`.
 Clusterings are cached by (data set, quasi-identifiers, method, k, ...) and
-computed automatically only when cheap; otherwise behind the "Cluster" button.
-Moving epsilon, the EMD bound or the selected cluster only updates the plots.
+computed automatically only when cheap; otherwise the views are greyed and
+marked "out of date: press Compute" until Compute has run.  Moving
+epsilon, the EMD bound or the selected cluster only updates the plots.  The
+data set, its quasi-identifiers and sensitive attribute, and epsilon are the
+app's state (:class:`~explorer.state.AppState`): this tab shows them and writes
+the user's changes back.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import ipywidgets as widgets
@@ -30,10 +35,12 @@ from explorer.core.t_closeness import (
     t_close_microaggregation,
     worst_case_cluster,
 )
-from explorer.errors import DatasetError, InvalidParameterError
+from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
-                                   make_figure)
+from explorer.core.cost import microaggregation_work
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
+                                   epsilon_slider, escape, guarded, make_figure)
+from explorer.state import shorten
 from explorer.plotting.t_closeness import (
     plot_cluster_deniability,
     plot_cluster_distribution,
@@ -51,15 +58,17 @@ BINNING_OPTIONS = [("quantile bins", "quantile"), ("fixed edges", "edges"), ("ea
                    ("none", "none")]
 DEFAULT_QIS = ("age", "education-num", "hours-per-week", "sex")
 DEFAULT_SENSITIVE = ("occupation", "race")
-#: measured: MDAV k = 50 on Adult (n^2 / 2k = 1.1e7) takes about 0.5 s on the development machine
-SECONDS_PER_COST = 5e-8
+#: Seconds per work unit of :func:`explorer.core.cost.microaggregation_work`, measured on this kernel's clusterings.
+THROUGHPUT = Throughput(1e-6)
+#: "each value" or fixed-edge binnings with more bins than this are refused (their cost grows with the bins)
+MAX_BINS = 200
 DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "emd_ordered": "EMD (ordered)"}
 
 
 class TClosenessPanel:
-    """t-closeness and differential privacy on real data (000 Section IV)."""
+    """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV)."""
 
-    #: clusterings whose estimated cost n^2 / (2k) is below this run without pressing "Cluster"
+    #: clusterings whose estimated cost n^2 / (2k) is below this run without pressing Compute
     AUTO_COST = 2.2e7
     #: clusterings costlier than this run in a background thread with a progress bar and Cancel
     BACKGROUND_COST = 2.2e7
@@ -74,6 +83,10 @@ class TClosenessPanel:
         self._order = np.zeros(0, dtype=int)
         self._busy = False
         self._epsilon_error = False
+        self._k_wanted = int(k)              # the k the user asked for; a small data set may lower it for a while
+        self.stale = StaleMark()
+        self.caption = widgets.HTML()            # what the figures and table show, in words (also in the figures)
+        self.caption.add_class("explorer-tc-caption")
         self.task = BackgroundTask(self.status, description="clustering", name="t-closeness-clustering")
         self._lock = self.task.lock          # the background result and the kernel's redraws take turns
         self.background_cost = self.BACKGROUND_COST
@@ -91,13 +104,10 @@ class TClosenessPanel:
         self.method = widgets.Dropdown(options=METHODS, value="mdav", description="Clustering",
                                        layout=box(width="320px"))
         self.k = widgets.BoundedIntText(value=k, min=1, max=10_000_000, description="k", layout=box(width="180px"))
-        self.cluster_button = widgets.Button(description="Cluster", icon="play", button_style="primary")
+        self.cluster_button = widgets.Button(description="Compute", icon="play", button_style="primary")
         self.distance = widgets.Dropdown(options=DISTANCE_OPTIONS, value="ratio", description="Distance",
                                          layout=box(width="320px"))
-        self.epsilon = widgets.FloatSlider(value=float(self.state.epsilon) if math.isfinite(self.state.epsilon)
-                                           and 0 <= self.state.epsilon <= 10 else 2.0,
-                                           min=0.0, max=10.0, step=0.05, description="ε",
-                                           continuous_update=False, readout_format=".2f")
+        self.epsilon = epsilon_slider(self.state, self.status)        # a view of the shared epsilon
         self.t_label = widgets.HTML()
         self.t_emd = widgets.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.01, description="t (EMD)",
                                          continuous_update=False, readout_format=".2f")
@@ -138,14 +148,13 @@ class TClosenessPanel:
                              (self.distribution_canvas, "distribution-plot"), (self.worst_canvas, "worst-plot")):
             canvas.add_class(f"explorer-tc-{name}")
 
-        # shared epsilon, both ways; a value the slider cannot show (NaN, < 0, > max) is reported, not applied
-        self.state.observe(self._on_state_epsilon, names="epsilon")
-        self.epsilon.observe(self._on_slider_epsilon, names="value")
         self.state.observe(self._on_dataset, names="dataset")
         self.state.observe(self._on_state_roles, names=["quasi_identifiers", "sensitive"])
-        for w in (self.quasi_identifiers, self.method, self.k):
+        for w in (self.method, self.k):
             w.observe(self._on_clustering_change, names="value")
-        for w in (self.sensitive, self.binning, self.bins, self.edges):
+        self.quasi_identifiers.observe(self._on_roles_here, names="value")
+        self.sensitive.observe(self._on_roles_here, names="value")
+        for w in (self.binning, self.bins, self.edges):
             w.observe(self._on_sensitive_change, names="value")
         self.distance.observe(self._on_distance_change, names="value")
         self.epsilon.observe(self._on_bound_change, names="value")
@@ -156,7 +165,7 @@ class TClosenessPanel:
         self.export_button.on_click(self._on_export)
 
         intro = widgets.HTML(
-            "<b>t-closeness and differential privacy</b> (paper 000, Section IV). Records are grouped into "
+            "<b>t-closeness and differential privacy</b> (Domingo-Ferrer and Soria-Comas (2018), Section IV). Records are grouped into "
             "clusters; an intruder who learns a person's cluster sees the cluster's distribution of the "
             "sensitive attribute. The data set is <i>t</i>-close when every cluster is within <i>t</i> of the "
             "whole data set; with the ratio distance of Eq. (7), exp(ε/2)-closeness gives ε-differential "
@@ -170,7 +179,7 @@ class TClosenessPanel:
         bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
-            intro, controls, bound_row, self.status.widget, self.summary,
+            intro, controls, bound_row, self.status.widget, self.stale.widget, self.caption, self.summary,
             widgets.HBox([self.ratio_canvas, self.deniability_canvas], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.selected, self.worst_value], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.distribution_canvas, self.worst_canvas], layout=box(flex_flow="row wrap")),
@@ -199,21 +208,14 @@ class TClosenessPanel:
     def _on_dataset(self, change: Any = None) -> None:
         frame = self.frame
         columns = [str(c) for c in frame.columns]
-        info = dataset_info(frame)
-        qis = [c for c in self.state.quasi_identifiers if c in columns]
-        if not qis:
-            qis = [c for c in DEFAULT_QIS if c in columns] or list(info.numeric[:3]) or columns[:1]
-        sensitive = [c for c in self.state.sensitive if c in columns and c not in qis]
-        if not sensitive:
-            sensitive = [c for c in DEFAULT_SENSITIVE if c in columns and c not in qis]
-        if not sensitive:
-            sensitive = [c for c in list(info.categorical) + list(info.ordinal) + columns if c not in qis][:1]
-        if not sensitive and len(qis) > 1:           # every column is a QI: the last one becomes sensitive
-            sensitive = [qis.pop()]
+        qis, sensitive = self._roles(columns)
         n_records = len(frame)
         lowered = ""
-        if self.k.value > n_records:
-            lowered = f"k lowered from {self.k.value} to {max(1, n_records // 4)} for {n_records} records. "
+        k = self._k_wanted
+        if k > n_records:
+            k = max(1, n_records // 4)
+            lowered = (f"k lowered from {self._k_wanted} to {k} for {n_records} records (k = {self._k_wanted} "
+                       "comes back with a larger data set). ")
         self._busy = True
         try:
             self.quasi_identifiers.options = columns
@@ -221,8 +223,7 @@ class TClosenessPanel:
             self.sensitive.options = columns
             if sensitive:
                 self.sensitive.value = sensitive[0]
-            if lowered:
-                self.k.value = max(1, n_records // 4)
+            self.k.value = k
         finally:
             self._busy = False
         self.clustering, self.profile = None, None
@@ -231,8 +232,42 @@ class TClosenessPanel:
         if lowered and not self.status.is_error:
             self.status.info(lowered + self.status.message)
 
+    def _roles(self, columns: list[str]) -> tuple[list[str], list[str]]:
+        """Quasi-identifiers and sensitive attribute: the state's marks first, then this tab's defaults."""
+        info = dataset_info(self.frame)
+        marked_sensitive = [c for c in self.state.sensitive if c in columns]
+        qis = [c for c in self.state.quasi_identifiers if c in columns]
+        if not qis:
+            qis = [c for c in DEFAULT_QIS if c in columns and c not in marked_sensitive] or \
+                [c for c in info.numeric if c not in marked_sensitive][:3] or \
+                [c for c in columns if c not in marked_sensitive][:1]
+        sensitive = [c for c in marked_sensitive if c not in qis]
+        if not sensitive:
+            sensitive = [c for c in DEFAULT_SENSITIVE if c in columns and c not in qis]
+        if not sensitive:
+            sensitive = [c for c in list(info.categorical) + list(info.ordinal) + columns if c not in qis][:1]
+        if not sensitive and len(qis) > 1:           # every column is a QI: the last one becomes sensitive
+            sensitive = [qis.pop()]
+        return qis, sensitive
+
     @guarded
     def _on_state_roles(self, change: Any = None) -> None:
+        columns = [str(c) for c in self.frame.columns]
+        if self._busy or list(self.quasi_identifiers.options) != columns:
+            return                                   # a new data set is on its way: _on_dataset follows it
+        qis, sensitive = self._roles(columns)
+        if tuple(qis) == tuple(self.quasi_identifiers.value) and (not sensitive or sensitive[0] == self.sensitive.value):
+            return
+        self._busy = True
+        try:
+            self.quasi_identifiers.value = tuple(qis)
+            if sensitive:
+                self.sensitive.value = sensitive[0]
+        finally:
+            self._busy = False
+        self._cluster(force=False)
+
+    def _show_state_roles(self) -> None:
         columns = set(self.quasi_identifiers.options)
         qis = tuple(c for c in self.state.quasi_identifiers if c in columns)
         sensitive = [c for c in self.state.sensitive if c in columns]
@@ -244,29 +279,43 @@ class TClosenessPanel:
                 self.sensitive.value = sensitive[0]
         finally:
             self._busy = False
+
+    @guarded
+    def _on_roles_here(self, change: Any = None) -> None:
+        """The tab's quasi-identifiers or sensitive attribute changed: write them into the state, then follow."""
+        if self._busy:
+            return
+        qis = list(self.quasi_identifiers.value)
+        others = [c for c in self.state.sensitive if c != self.sensitive.value and c not in qis]
+        self._busy = True                           # the state's observers need not come back here
+        try:
+            self.state.set_marks(qis, [self.sensitive.value, *others])
+        except ExplorerError:
+            self._busy = False
+            self._show_state_roles()                # show the state's marks again; the views stay
+            raise
+        finally:
+            self._busy = False
         self._cluster(force=False)
 
     # ------------------------------------------------------------------ callbacks
     @guarded
     def _on_clustering_change(self, change: Any = None) -> None:
-        if not self._busy:
-            self._cluster(force=False)
+        if self._busy:
+            return
+        if change is not None and change.get("owner") is self.k:
+            self._k_wanted = int(self.k.value)
+        self._cluster(force=False)
 
     @guarded
     def _on_sensitive_change(self, change: Any = None) -> None:
         if self._busy:
             return
-        if self.method.value == "t_close":
-            self._cluster(force=False)
-        else:
-            self._refresh_profile()
+        self._cluster(force=False)
 
     @guarded
     def _on_distance_change(self, change: Any = None) -> None:
-        if self.method.value == "t_close":
-            self._cluster(force=False)
-        else:
-            self._refresh_profile()
+        self._cluster(force=False)
 
     @guarded
     def _on_bound_change(self, change: Any = None) -> None:
@@ -282,30 +331,12 @@ class TClosenessPanel:
             self._redraw()
             self._clear_error()
 
-    @guarded
-    def _on_state_epsilon(self, change: Any = None) -> None:
-        value = self.state.epsilon
-        if not (isinstance(value, (int, float)) and math.isfinite(value)
-                and self.epsilon.min <= value <= self.epsilon.max):
-            self._epsilon_error = True
-            raise InvalidParameterError(f"epsilon must be a number in [{self.epsilon.min:g}, {self.epsilon.max:g}] "
-                                        f"for the t-closeness tab, got {value!r}; it keeps ε = "
-                                        f"{self.epsilon.value:g}")
-        if self.epsilon.value != value:
-            self.epsilon.value = value
-        self._clear_error()
-
     def _clear_error(self) -> None:
-        """Replace an error about epsilon or the bound once a valid value arrives (other errors stay)."""
+        """Replace an error about the bound once a valid value arrives (other errors stay)."""
         if self.status.is_error and self._epsilon_error:
             self._epsilon_error = False
             t = closeness_for_epsilon(self.epsilon.value)
             self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {t:.4g}.")
-
-    @guarded
-    def _on_slider_epsilon(self, change: Any = None) -> None:
-        if self.state.epsilon != self.epsilon.value:
-            self.state.epsilon = float(self.epsilon.value)
 
     @guarded
     def _on_selected(self, change: Any = None) -> None:
@@ -319,7 +350,7 @@ class TClosenessPanel:
     @guarded
     def _on_export(self, button: Any = None) -> None:
         if self.profile is None:
-            raise DatasetError("there is no clustering to export yet: press Cluster first")
+            raise DatasetError("there is no clustering to export yet: press Compute first")
         self.csv_text = csv_safe(cluster_table(self._profile_with_bound()))
         self.download.value = csv_download_link(
             self.csv_text, "t_closeness_clusters.csv",
@@ -349,6 +380,8 @@ class TClosenessPanel:
         if self.binning.value != "edges":
             return None
         text = str(self.edges.value).replace(";", ",").strip()
+        if len(text) > 200_000:
+            raise InvalidParameterError(f"edges must be at most 200,000 characters, got {len(text):,}")
         if not text:
             raise InvalidParameterError("edges must list at least two numbers for the fixed-edges binning, "
                                         "e.g. 0, 30, 60, 100; got nothing")
@@ -376,11 +409,13 @@ class TClosenessPanel:
             if self.running:
                 self.status.info("A clustering is running: wait for it or press Cancel.")
                 return
+            self._check_bins()
             cost = self._cost()
             if not force and cost > self.AUTO_COST:
-                self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Cluster to run "
-                                 f"the clustering (roughly {cost * SECONDS_PER_COST:.0f} s here; it can be "
-                                 f"cancelled). The plots show the last clustering.")
+                self.stale.mark(self._views(), f"{self._describe()}; the views show the last clustering")
+                self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Compute to run "
+                                 f"the clustering ({self._estimate()} here; it can be "
+                                 f"cancelled).")
                 return
             compute = self._clustering_job(qis)
             if cost > self.background_cost:
@@ -390,10 +425,73 @@ class TClosenessPanel:
             self._store(key, clustering)
         with self._lock:
             self.clustering = clustering
+            self._caption = self._describe(epsilon=False)
+            self._short = self._describe(short=True)
             self._refresh_profile()
 
+    def _views(self) -> list:
+        return [self.ratio_canvas, self.deniability_canvas, self.distribution_canvas, self.worst_canvas,
+                self.table, self.summary]
+
+    def _describe(self, *, epsilon: bool = True, short: bool = False) -> str:
+        """The inputs of the views, in words: attribute, quasi-identifiers, method, k, epsilon."""
+        method = dict((v, label) for label, v in METHODS).get(self.method.value, self.method.value)
+        method = method.split(" (")[0]
+        k = f", k = {self.k.value}" if self.method.value in ("mdav", "t_close") else ""
+        if short:                                # for figure titles: attribute, method, k
+            name = {"mdav": "MDAV", "group_by": "grouped by QIs", "t_close": "t-close MDAV"}.get(
+                self.method.value, method)
+            return f"S = {self.sensitive.value}; {name}{k}"
+        return (f"sensitive {self.sensitive.value} given {', '.join(self.quasi_identifiers.value)}; "
+                f"{method}{k}" + (f"; ε = {self.epsilon.value:g}" if epsilon else ""))
+
+    def _check_bins(self) -> None:
+        """Refuse binnings whose number of bins (and so their cost) is beyond :data:`MAX_BINS`."""
+        sensitive = self.sensitive.value
+        if sensitive not in self.frame.columns:
+            return
+        column = self.frame[sensitive]
+        numeric = pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype)
+        if not numeric:
+            if column.nunique() > MAX_BINS:
+                raise InvalidParameterError(f"the sensitive attribute {shorten(sensitive)} has "
+                                            f"{column.nunique():,} values; at most {MAX_BINS} are shown here")
+            return
+        if self.binning.value == "values" and column.nunique() > MAX_BINS:
+            raise InvalidParameterError(
+                f"binning 'each value' of {shorten(sensitive)} would make {column.nunique():,} bins; at most "
+                f"{MAX_BINS} are computed here: choose quantile bins or fixed edges")
+        if self.binning.value == "edges":
+            edges = self._edges() or []
+            if len(edges) - 1 > MAX_BINS:
+                raise InvalidParameterError(f"edges would make {len(edges) - 1:,} bins of {shorten(sensitive)}; "
+                                            f"at most {MAX_BINS} are computed here")
+
+    def _seconds(self) -> float:
+        """Estimated seconds of the clustering: the core's work estimate at the rate measured here."""
+        return THROUGHPUT.estimate(self._units())
+
+    def _units(self) -> float:
+        return microaggregation_work(len(self.frame), int(self.k.value), self.method.value)
+
+    def _estimate(self) -> str:
+        return THROUGHPUT.describe(self._units())
+
     def _clustering_job(self, qis: list[str]):
-        """The clustering for the current controls, as a function of a progress callback."""
+        """The clustering for the current controls, as a function of a progress callback (timed, to learn the
+        rate of :data:`THROUGHPUT`)."""
+        job = self._clustering_call(qis)
+        units = microaggregation_work(len(self.frame), int(self.k.value), self.method.value)
+
+        def timed(progress):
+            started = time.perf_counter()
+            result = job(progress)
+            THROUGHPUT.observe(units, time.perf_counter() - started)
+            return result
+
+        return timed
+
+    def _clustering_call(self, qis: list[str]):
         frame, method, k = self.frame, self.method.value, int(self.k.value)
         if method == "mdav":
             return lambda progress: mdav(frame, qis, k, progress=progress)
@@ -422,17 +520,16 @@ class TClosenessPanel:
 
     def _start_clustering(self, key: tuple, compute) -> None:
         """Run ``compute(progress)`` in the shared background task; its clustering is shown when it ends."""
+        caption, short = self._describe(epsilon=False), self._describe(short=True)
 
         def done(clustering: Clustering) -> None:
-            if key[0] != id(self.frame):         # the data set changed meanwhile: the result is moot
-                self.status.info("The data set changed during the clustering; its result was discarded.")
-                return
             self._store(key, clustering)
             self.clustering = clustering
+            self._caption, self._short = caption, short
             self._refresh_profile()
 
         # a cancel raises CancelledError in the core's words ("clustering cancelled after ...")
-        self.task.start(compute, done, disable=(self.cluster_button,),
+        self.task.start(compute, done, disable=(self.cluster_button,), still_current=lambda: key == self._key(),
                         message="Clustering... (press Cancel to stop; the plots show the last clustering until then)")
 
     def _refresh_profile(self) -> None:
@@ -443,6 +540,7 @@ class TClosenessPanel:
         if self.clustering is None:
             return
         self._check_roles()
+        self._check_bins()
         profile = closeness_profile(self.frame, self.clustering, self.sensitive.value, self.distance.value,
                                     binning=self._binning(), bins=self.bins.value, edges=self._edges())
         self.profile = profile
@@ -464,6 +562,7 @@ class TClosenessPanel:
         self.table.value = self._table_html()
         self.download.value = ""
         self.csv_text = ""
+        self.stale.clear()
         self._redraw()
         notes = "; ".join(profile.notes)
         self.status.info(f"{self.clustering.method.replace('_', ' ')}: {profile.n_clusters:,} clusters over "
@@ -503,6 +602,11 @@ class TClosenessPanel:
         self.t_emd.layout.display = "none" if self.distance.value == "ratio" else None
         if profile is None:
             return
+        caption = f"{getattr(self, '_caption', '')}; ε = {self.epsilon.value:g}, {profile.distance} distance"
+        short = f"{getattr(self, '_short', '')}; ε = {self.epsilon.value:g}"
+        for figure in (self.ratio_figure, self.deniability_figure, self.distribution_figure, self.worst_figure):
+            figure.suptitle(short, fontsize=8, color="#333")
+        self.caption.value = f"<small>Shown: {escape(caption)}</small>"
         n_bad = self.ratio_artists.update(profile.distances, t, selected=self.selected.value,
                                           ylabel=DISTANCE_LABELS[profile.distance])
         self.deniability_artists.update(profile.entropies, profile.data_entropy, len(profile.categories))
@@ -560,11 +664,10 @@ class TClosenessPanel:
 
     # ------------------------------------------------------------------ configuration
     def config(self) -> dict[str, Any]:
-        """The panel's controls as a JSON-serialisable dict (epsilon lives in the shared state)."""
-        return {"quasi_identifiers": list(self.quasi_identifiers.value), "sensitive": self.sensitive.value,
-                "binning": self.binning.value, "bins": int(self.bins.value), "edges": self.edges.value,
+        """The tab's own controls as a JSON-serialisable dict (epsilon and the column marks are the state's)."""
+        return {"binning": self.binning.value, "bins": int(self.bins.value), "edges": self.edges.value,
                 "method": self.method.value,
-                "k": int(self.k.value), "distance": self.distance.value, "t_emd": float(self.t_emd.value),
+                "k": int(self._k_wanted), "distance": self.distance.value, "t_emd": float(self.t_emd.value),
                 "selected": int(self.selected.value),
                 "worst_value": int(self.worst_value.value)}
 
@@ -582,12 +685,8 @@ class TClosenessPanel:
                         getattr(self, name).value = config[name]
                     except (traitlets.TraitError, ValueError, TypeError):
                         problems.append(name)
-            if "quasi_identifiers" in config:
-                qis = tuple(c for c in config["quasi_identifiers"] if c in self.quasi_identifiers.options)
-                if qis:
-                    self.quasi_identifiers.value = qis
-            if config.get("sensitive") in self.sensitive.options:
-                self.sensitive.value = config["sensitive"]
+            if "k" in config and "k" not in problems:
+                self._k_wanted = int(self.k.value)
         finally:
             self._busy = False
         self._cluster(force=False)

@@ -154,7 +154,7 @@ def plot_error_curves(ax: Axes, sigmas: Sequence[float], curves: Mapping[str, Se
     ax.grid(alpha=0.3)
     if lines:  # beside the axes, never over the curves
         ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    hint = ax.text(0.5, 0.5, "no runs yet: press Run", transform=ax.transAxes, ha="center", va="center",
+    hint = ax.text(0.5, 0.5, "no runs yet: press Compute", transform=ax.transAxes, ha="center", va="center",
                    color="0.45", fontsize=10)
     artists = CurveArtists(ax=ax, lines=lines, hint=hint)
     artists.update(sigmas, curves)

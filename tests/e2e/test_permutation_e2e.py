@@ -15,7 +15,8 @@ def test_004_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_pa
     # the default is the 004 running example with the paper's masked Y (Table 5: 6 correct links)
     expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
                                                                     timeout=30_000)
-    panel.locator(".explorer-perm-source select").select_option(label="004 running example (20 records)")
+    panel.locator(".explorer-perm-source select").select_option(
+        label="the paper's example: Domingo-Ferrer and Muralidhar (2016), 20 records")
     panel.locator(".explorer-perm-method select").select_option(label="Additive noise")
     expect(panel.locator(".explorer-perm-parameter .widget-label").first).to_have_text("sd_fraction",
                                                                                      timeout=20_000)
@@ -42,28 +43,31 @@ def test_004_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_pa
     assert before  # the summary existed before the change
 
 
-def test_large_synthetic_data_runs_behind_compute(app_page, tmp_path):
+def test_large_data_of_the_data_tab_runs_behind_compute(app_page, tmp_path):
     page = app_page
     open_tab(page, "Permutation")
     panel = page.locator(".explorer-permutation-panel")
     status = panel.locator(".explorer-status").first
     expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
                                                                     timeout=30_000)
-    panel.locator(".explorer-perm-source select").select_option(label="synthetic normal")
-    expect(status).to_contain_text("1,000 records, 3 attribute(s).", timeout=30_000)
+    panel.locator(".explorer-perm-source select").select_option(label="the Data tab's data set (numeric columns)")
+    expect(status).to_contain_text("5,000 records, 6 attribute(s).", timeout=30_000)
+    expect(panel.locator(".explorer-perm-data-name")).to_contain_text("UCI Adult")
     expect(panel.locator(".explorer-perm-compute")).to_be_hidden()
-    n = panel.locator(".explorer-perm-n input")
-    n.fill("20000")
-    n.press("Enter")
-    # estimated slow: nothing runs until Compute, the last view stays
-    expect(status).to_contain_text("Large input: 20,000 records", timeout=30_000)
-    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("of 1000 records")
+    records = panel.locator(".explorer-perm-max-records input")
+    records.fill("30000")
+    records.press("Enter")
+    # estimated slow: nothing runs until Compute, the last view stays and says it is out of date
+    expect(status).to_contain_text("Large input: 30,000 records", timeout=30_000)
+    expect(panel.locator(".explorer-stale-note")).to_contain_text("out of date: press Compute")
+    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("of 5000 records")
     compute = panel.locator(".explorer-perm-compute")
     expect(compute).to_be_visible()
     compute.click()
-    expect(status).to_contain_text("20,000 records, 3 attribute(s).", timeout=90_000)
+    expect(status).to_contain_text("30,000 records, 6 attribute(s).", timeout=120_000)
     expect(compute).to_be_hidden()
     expect(panel.locator(".explorer-perm-task")).to_be_hidden()
-    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("of 20000 records")
+    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("of 30000 records")
+    expect(panel.locator(".explorer-stale-note")).not_to_contain_text("out of date")
     expect(status).not_to_contain_text("wrong")
-    save_screenshot(page, tmp_path, "permutation-large-synthetic")
+    save_screenshot(page, tmp_path, "permutation-large-adult")

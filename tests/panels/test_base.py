@@ -80,3 +80,44 @@ def test_csv_download_link_carries_the_text():
     link = csv_download_link("a,b\n1,2\n", "t.csv", "get it")
     payload = link.split("base64,")[1].split("'")[0]
     assert base64.b64decode(payload).decode() == "a,b\n1,2\n" and ">get it</a>" in link
+
+
+def test_cancel_all_cancels_every_running_task():
+    import threading
+
+    from explorer.panels._base import BackgroundTask, StatusLine
+
+    started = [threading.Event(), threading.Event()]
+    tasks = [BackgroundTask(StatusLine()) for _ in started]
+
+    def compute_for(event):
+        def compute(progress):
+            event.set()
+            while progress(0.5):
+                threading.Event().wait(0.005)
+            return "partial"
+        return compute
+
+    for task, event in zip(tasks, started):
+        task.start(compute_for(event), lambda result: None)
+        assert event.wait(5)
+    assert all(task.running for task in tasks)
+    assert BackgroundTask.cancel_all() >= 2
+    assert not any(task.running for task in tasks)
+    assert BackgroundTask.cancel_all() == 0
+
+
+def test_widgets_added_later_to_a_guarded_container_are_guarded():
+    import ipywidgets as widgets
+
+    from explorer.panels._base import guard_widgets
+
+    status = StatusLine()
+    box = widgets.VBox([widgets.IntSlider(value=1, min=0, max=5)])
+    assert guard_widgets(box, status) == 2
+    late = widgets.Dropdown(options=["a", "b"], value="a")
+    box.children = [widgets.HBox([late])]
+    late.set_state({"index": 7})                          # out of range: words, not a TraitError
+    assert status.is_error and "refused" in status.message and late.value == "a"
+    late.set_state({"disabled": True})
+    assert "may not set disabled" in status.message and not late.disabled

@@ -91,3 +91,34 @@ def test_a_forged_role_value_is_refused():
     panel = DataPanel()
     panel._on_role("age", {"new": "<script>", "old": "numeric"})
     assert panel.status.is_error and "must be numeric, categorical or ordinal" in panel.status.message
+
+
+def test_roles_are_kept_by_the_state_not_in_frame_attrs():
+    panel = DataPanel()
+    panel.role["age"].value = "ordinal"
+    assert panel.state.dataset.attrs == {} and panel.state.roles()["age"] == "ordinal"
+    assert "category" in panel._dtype["age"].value
+
+
+def test_the_data_tab_follows_a_state_changed_elsewhere():
+    panel = DataPanel()
+    panel.state.load_config({**panel.state.to_config(), "dataset": "002 running example", "roles": {},
+                             "quasi_identifiers": ["X1"], "sensitive": ["Y1"]})
+    assert panel.dataset.value == "002 running example"
+    assert panel.quasi_identifier["X1"].value and panel.sensitive["Y1"].value
+    assert not panel.sensitive["X1"].value
+
+
+def test_switching_data_sets_closes_the_replaced_column_widgets():
+    panel = DataPanel()
+    old = panel.role["age"]
+    panel.dataset.value = "002 running example"
+    assert old.comm is None and old.layout.comm is None           # closed, with its layout
+
+
+def test_a_forged_out_of_range_index_is_words_through_the_guard():
+    from explorer.panels._base import guard_widgets
+    panel = DataPanel()
+    guard_widgets(panel.widget, panel.status)
+    panel.dataset.set_state({"index": 42})
+    assert panel.status.is_error and "refused" in panel.status.message and panel.dataset.value == "UCI Adult"

@@ -7,6 +7,7 @@ import pytest
 
 from explorer.core import datasets
 from explorer.core.epsilon_meaning import attribute_codes, read_epsilon
+from explorer.errors import ExplorerError
 from explorer.panels._base import AppState
 from explorer.panels.epsilon_meaning import EXAMPLE3, EpsilonMeaningPanel
 
@@ -79,6 +80,7 @@ def test_summary_exports_png_and_pdf(state):
 def test_infinite_shared_epsilon_is_refused_in_words():
     s = AppState(epsilon=1.0)
     panel = EpsilonMeaningPanel(s)
-    s.epsilon = math.inf
-    assert panel.status.is_error and "epsilon" in panel.status.message
+    with pytest.raises(ExplorerError, match="epsilon must be finite"):   # refused by the state itself
+        s.epsilon = math.inf
+    assert s.epsilon == 1.0 and panel.epsilon.value == 1.0
     assert panel.reading.epsilon == 1.0

@@ -105,11 +105,38 @@ def test_shared_data_set_without_categorical_attributes_is_explained():
     state = AppState()
     state.dataset = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": [3.0, 1.0, 2.0]})
     panel = MultiDimRRPanel(state=state)
-    panel.source.value = "Shared data set"
-    assert panel.status.is_error and "no categorical attributes" in panel.status.message
-    assert panel.data.n_records == 32_561          # the last valid data stay
+    assert panel.source.value == "Shared data set"          # the Data tab's data set by default
+    assert panel.status.is_error and "has no categorical attributes" in panel.status.message
+    assert panel.data is None and panel.dep_canvas.layout.visibility == "hidden"   # no heatmap of other data
     state.dataset = adult().iloc[:3000]
     assert not panel.status.is_error and panel.data.n_records == 3000
+    assert panel.dep_canvas.layout.visibility is None and "dependence" in panel.dep_ax.get_title()
+
+
+def test_shared_data_set_with_one_categorical_attribute_is_words_not_a_stale_heatmap():
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    panel = MultiDimRRPanel(state=state)
+    assert panel.data.n_records == 32_561
+    state.dataset = pd.DataFrame({"x": [1.0, 2.0, 3.0], "job": pd.Categorical(["a", "b", "a"])})
+    assert panel.status.is_error and "has 1 categorical attribute (job)" in panel.status.message
+    assert "at least 2" in panel.status.message and panel.data is None
+    assert panel.dep_canvas.layout.visibility == "hidden"
+
+
+def test_epsilon_slider_has_the_one_range_and_a_disabled_slider_refuses_forged_values():
+    from explorer.panels._base import guard_widgets
+    state = AppState()
+    panel = MultiDimRRPanel(state=state)
+    guard_widgets(panel.widget, panel.status)
+    assert (panel.epsilon.min, panel.epsilon.max) == (0.0, 10.0)
+    state.epsilon = 9.5
+    assert panel.epsilon.value == 9.5                       # not clamped to another range
+    assert panel.mechanism.value == "keep-or-uniform" and panel.epsilon.disabled
+    panel.epsilon.set_state({"value": 3.0})                 # a forged change of a disabled control
+    assert state.epsilon == 9.5 and panel.status.is_error and "disabled" in panel.status.message
+    panel.attributes.set_state({"index": [0, 99]})          # an out-of-range index: words, no exception
+    assert panel.status.is_error and "refused" in panel.status.message
 
 
 def test_example1_view_follows_the_sweeps(panel):
@@ -173,3 +200,18 @@ def test_an_error_in_a_run_is_said_in_words(monkeypatch):
     assert panel.status.is_error and panel.status.message == "sigma grid must not be empty"
     assert not panel.run_button.disabled and panel.cancel_button.disabled and not panel.running
     assert panel.clusters                           # the last valid view stays
+
+
+def test_runs_on_screen_are_marked_out_of_date_when_their_inputs_change():
+    state = AppState()
+    state.dataset = adult().iloc[:400]
+    panel = MultiDimRRPanel(state=state)
+    panel.runs.value = 1
+    panel.run_button.click()
+    panel.join(120)
+    assert not panel.stale.stale and panel.last_result is not None
+    panel.t_d.value = 0.5
+    assert panel.stale.stale and "out of date: press Compute" in panel.stale.widget.value
+    assert "explorer-stale" in panel.curve_canvas._dom_classes
+    panel.t_d.value = 0.2                                   # back to the inputs of the runs shown
+    assert not panel.stale.stale

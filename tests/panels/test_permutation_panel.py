@@ -70,17 +70,33 @@ def test_attribute_choice_updates_plots_in_place(panel):
     assert "T = 0.80" in panel.displacement_artists.label.get_text()
 
 
+def _state(name="Synthetic normal (n=1000, m=3)"):
+    state = AppState()
+    state.select_dataset(name)
+    return state
+
+
 def test_sources_and_columns():
-    panel = PermutationPanel(source="002")
+    state = _state()
+    panel = PermutationPanel(state=state, source="002")
     assert panel.analysis.extent.tolist() == [0.0, 0.6, 0.8]
-    panel.source.value = "synthetic"
-    panel.n.value = 300
-    assert panel.analysis.X.shape == (300, 3) and panel.method.value == "additive_noise"
+    panel.source.value = "shared"
+    assert panel.analysis.X.shape == (1000, 3) and panel.method.value == "additive_noise"
     panel.columns.value = ("X1", "X2")
-    assert panel.analysis.X.shape == (300, 2)
-    panel.source.value = "adult"
+    assert panel.analysis.X.shape == (1000, 2)
+    state.select_dataset("UCI Adult")                      # the Data tab's choice: followed at once
     assert panel.analysis.X.shape == (5000, 6) and "sample of 5,000" in panel.status.message
     assert panel.ties.value == "average"
+
+
+def test_the_papers_example_chosen_in_the_data_tab_brings_its_masked_version():
+    panel = PermutationPanel(state=_state("004 running example"), source="shared")
+    assert panel.method.value == "paper" and panel.analysis.linkage.n_correct == 6
+
+
+def test_no_upload_or_source_of_its_own():
+    panel = PermutationPanel(state=_state())
+    assert not hasattr(panel, "upload") and [v for _, v in panel.source.options] == ["004", "002", "shared"]
 
 
 def test_shared_dataset_numeric_columns_and_notice():
@@ -97,12 +113,26 @@ def test_shared_dataset_numeric_columns_and_notice():
     assert panel.analysis.X.shape == (10, 2)
 
 
-def test_upload_csv():
-    panel = PermutationPanel()
-    content = b"x,y,name\n1,5,a\n2,4,b\n3,3,c\n4,1,d\n5,2,e\n"
-    panel.upload.value = ({"name": "t.csv", "type": "text/csv", "size": len(content), "content": memoryview(content),
-                           "last_modified": __import__("datetime").datetime(2026, 1, 1)},)
-    assert panel.source.value == "upload" and panel.analysis.X.shape == (5, 2)
+def test_forged_sizes_are_rechecked_and_work_is_bounded_by_cost(monkeypatch):
+    import explorer.panels.permutation as module
+    from explorer.panels._base import guard_widgets
+    state = _state("UCI Adult")
+    panel = PermutationPanel(state=state, source="shared")
+    guard_widgets(panel.widget, panel.status)
+    valid = panel.analysis
+    panel.max_records.set_state({"max": 3_000_000})
+    assert panel.status.is_error and "may not set max" in panel.status.message and panel.max_records.max == 50_000
+    panel.max_records.set_state({"value": 3_000_000})          # clamped by the widget to its own maximum
+    assert panel.max_records.value == 50_000
+    panel.max_records.max = 10_000_000                          # even a kernel-side slip is re-checked
+    panel.max_records.value = 3_000_000
+    assert panel.status.is_error and "records ≤ must be <= 50000" in panel.status.message
+    assert panel.analysis is valid
+    panel.max_records.max = 50_000
+    monkeypatch.setattr(module, "MAX_SECONDS", 1.0)             # the cap is on the estimated cost, not on widgets
+    panel.max_records.value = 30_000
+    assert panel.status.is_error and "more than the 1 s allowed" in panel.status.message
+    assert panel.analysis is valid
 
 
 def test_bad_input_keeps_last_valid_state(panel):
@@ -188,21 +218,32 @@ def test_estimate_keeps_default_sizes_synchronous():
     assert estimate_seconds(10_000, 6, 10_000, "multivariate_microaggregation", 3) > SLOW_SECONDS
 
 
+@pytest.fixture
+def large_panel():
+    state = _state("UCI Adult")
+    panel = PermutationPanel(state=state, source="shared")
+    panel.columns.value = ("age", "fnlwgt", "hours-per-week")
+    return panel
+
+
 def _large(panel):
-    """Synthetic 20,000 x 3: estimated above the threshold."""
-    panel.source.value = "synthetic"
+    """Adult, 20,000 records x 3 attributes: estimated above the threshold."""
+    panel.max_records.value = 1000
     small = panel.analysis
     assert small.X.shape == (1000, 3) and panel.compute_button.layout.display == "none"
-    panel.n.value = 20_000
+    panel.max_records.value = 20_000
     return small
 
 
-def test_large_input_waits_for_compute_then_runs_in_the_background(panel):
+def test_large_input_waits_for_compute_then_runs_in_the_background(large_panel):
+    panel = large_panel
     small = _large(panel)
     assert panel.analysis is small and panel.compute_button.layout.display is None
     assert "Large input: 20,000 records × 3 attribute(s) with 10,000 random records" in panel.status.message
+    assert panel.stale.stale and "out of date: press Compute" in panel.stale.widget.value   # the view says so
+    assert "explorer-stale" in panel.values_canvas._dom_classes
     assert not panel.task.running
-    panel.attribute.value = "X2"                    # the last view still answers
+    panel.attribute.value = "fnlwgt"                   # the last view still answers
     assert not panel.status.is_error
     panel.compute_button.click()
     assert panel.compute_button.disabled and panel.task.widget.layout.display is None
@@ -212,16 +253,19 @@ def test_large_input_waits_for_compute_then_runs_in_the_background(panel):
     assert panel.task.progress.value == 1.0 and panel.task.widget.layout.display == "none"
     assert panel.compute_button.layout.display == "none" and not panel.compute_button.disabled
     assert panel.status.message.startswith("20,000 records, 3 attribute(s).") and not panel.status.is_error
+    assert not panel.stale.stale and "explorer-stale" not in panel.values_canvas._dom_classes
     assert "random records" in panel.verdict.value and panel.record.max == 20_000
     # the same analysis as a synchronous run of the same controls
     from explorer.core.permutation import permutation_analysis
-    Y = pd.DataFrame(panel._masked(panel.X[["X1", "X2", "X3"]]), columns=["X1", "X2", "X3"])
-    direct = permutation_analysis(panel.X, Y, n_random=10_000, ties=panel.ties.value, rng=panel._rng("analysis"))
+    cols = ["age", "fnlwgt", "hours-per-week"]
+    Y = pd.DataFrame(panel._masked(panel.X[cols]), columns=cols)
+    direct = permutation_analysis(panel.X[cols], Y, n_random=10_000, ties=panel.ties.value, rng=panel._rng("analysis"))
     np.testing.assert_array_equal(panel.analysis.Z, direct.Z)
     assert panel.analysis.linkage.n_correct == direct.linkage.n_correct
 
 
-def test_cancel_keeps_the_previous_view_and_compute_can_be_pressed_again(panel):
+def test_cancel_keeps_the_previous_view_and_compute_can_be_pressed_again(large_panel):
+    panel = large_panel
     small = _large(panel)
     panel.compute_button.click()
     panel.task.cancel_button.click()
@@ -233,21 +277,22 @@ def test_cancel_keeps_the_previous_view_and_compute_can_be_pressed_again(panel):
     assert panel.analysis.X.shape == (20_000, 3)
 
 
-def test_changed_controls_drop_a_running_analysis(panel):
+def test_changed_controls_drop_a_running_analysis(large_panel):
+    panel = large_panel
     _large(panel)
     panel.compute_button.click()
-    panel.n.value = 300                             # small again: computed at once
+    panel.max_records.value = 300                   # small again: computed at once
     assert panel.analysis.X.shape == (300, 3)
     panel.task.wait(120)
     assert panel.analysis.X.shape == (300, 3) and panel.compute_button.layout.display == "none"
     assert panel.status.message.startswith("300 records")
 
 
-def test_errors_in_the_background_are_a_message(panel, monkeypatch):
+def test_errors_in_the_background_are_a_message(large_panel, monkeypatch):
     import explorer.panels.permutation as module
     from explorer.errors import InvalidParameterError
-    panel.source.value = "synthetic"
-    panel.n.value = 10_000
+    panel = large_panel
+    panel.max_records.value = 10_000
     panel.method.value = "multivariate_microaggregation"
     assert panel.compute_button.layout.display is None          # MDAV on 10,000 records: estimated slow
     valid = panel.analysis
@@ -261,3 +306,9 @@ def test_errors_in_the_background_are_a_message(panel, monkeypatch):
     panel.task.wait(120)
     assert panel.status.is_error and panel.status.message == "k must be <= 9, got 10"
     assert panel.analysis is valid and not panel.compute_button.disabled
+
+
+def test_a_long_typed_value_is_not_echoed_whole(panel):
+    panel.v.value = "1, " * 300_000 + "x"
+    assert panel.status.is_error and "v must be numbers" in panel.status.message
+    assert len(panel.status.message) < 200

@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 
 from explorer.core import datasets  # noqa: E402
 from explorer.core.randomized_response import optimal_matrix  # noqa: E402
+from explorer.errors import ExplorerError
 from explorer.panels._base import AppState  # noqa: E402
 from explorer.panels.randomized_response import (  # noqa: E402
     PRESET_EXAMPLE1,
@@ -68,9 +69,11 @@ def test_shared_epsilon_drives_panel():
     state.epsilon = 0.5
     assert panel.epsilon.value == 0.5
     np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(3, 0.5))
-    state.epsilon = 25.0  # beyond the slider: kept as a typed value
-    assert panel.results["epsilon"] == pytest.approx(25.0)
-    assert panel.epsilon_text.value == "25"
+    with pytest.raises(ExplorerError, match="epsilon must be <= 10"):   # the shared epsilon has one range
+        state.epsilon = 25.0
+    assert state.epsilon == 0.5 and panel.epsilon.value == 0.5
+    panel.epsilon_text.value = "25"   # beyond the range: a design of this tab only, the shared value stays
+    assert panel.results["epsilon"] == pytest.approx(25.0) and state.epsilon == 0.5
 
 
 def test_typed_epsilon_and_bad_text(panel):
@@ -342,3 +345,36 @@ def test_moves_that_change_nothing_drawn_are_not_redrawn(panel):
     panel.p.value = 0.8                             # the matrix changes: blitted
     assert panel.blitter.n_blits == blits + 1
     assert matrix_shown(panel)[0, 0] == pytest.approx(0.8 + 0.2 / 3)
+
+
+def test_a_simulation_shown_is_marked_out_of_date_when_its_inputs_change():
+    state = AppState()
+    panel = RandomizedResponsePanel(state=state)
+    panel.run_simulation()
+    assert not panel.simulation_stale.stale
+    state.epsilon = 2.0                                   # e.g. after a configuration load
+    assert panel.simulation_stale.stale and "out of date: press Compute" in panel.simulation_stale.widget.value
+    panel.simulate.click()
+    assert not panel.simulation_stale.stale and "ε = 2" in panel.ax_estimates.get_title()
+    panel.seed.value = 3
+    assert panel.simulation_stale.stale
+
+
+def test_changing_the_number_of_categories_closes_the_replaced_cells():
+    import warnings
+
+    import ipywidgets as widgets
+
+    panel = RandomizedResponsePanel(state=AppState())
+
+    def count():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return len(widgets.Widget.widgets)
+
+    panel.n_categories.value = 11
+    panel.n_categories.value = 12
+    before = count()
+    for i in range(20):
+        panel.n_categories.value = 11 + i % 2
+    assert count() <= before

@@ -174,18 +174,28 @@ def test_adult_by_default_race_mdav_k50_big_k_behind_button():
     assert panel.profile.categories == ("Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White")
     assert "clusters violate" in panel.summary.value
     panel.k.value = 10                                          # too slow to run on every change
-    assert "press Cluster" in panel.status.message and panel.profile.n_clusters == 651
+    assert "press Compute" in panel.status.message and panel.profile.n_clusters == 651
 
 
-def test_shared_epsilon_out_of_range_is_reported_and_not_applied(panel):
+def test_shared_epsilon_out_of_range_is_refused_by_the_state_and_not_applied(panel):
+    from explorer.errors import ExplorerError
+    from explorer.panels._base import guard_widgets
+
     panel.state.epsilon = 3.0
     assert panel.epsilon.value == 3.0
-    for bad in (-1.0, float("nan"), float("inf"), 50.0):
-        panel.state.epsilon = bad
-        assert panel.status.is_error and "epsilon must be a number in [0, 10]" in panel.status.message
-        assert panel.epsilon.value == 3.0 and "4.482" in panel.t_label.value
+    for bad, words in ((-1.0, "epsilon must be >= 0"), (float("nan"), "epsilon must be a number, got NaN"),
+                       (float("inf"), "epsilon must be finite"), (50.0, "epsilon must be <= 10"),
+                       ("lots", "epsilon must be a number, got 'lots'")):
+        with pytest.raises(ExplorerError, match=words.replace("(", r"\(")):
+            panel.state.epsilon = bad
+        assert panel.state.epsilon == 3.0 and panel.epsilon.value == 3.0 and "4.482" in panel.t_label.value
+    guard_widgets(panel.widget, panel.status)
+    panel.epsilon.set_state({"max": 100.0})                        # forged from a browser: refused in words
+    assert panel.status.is_error and "may not set max" in panel.status.message and panel.epsilon.max == 10
+    panel.epsilon.set_state({"value": 1e9})                        # clamped to the one range, then applied
+    assert panel.state.epsilon == 10.0
     panel.state.epsilon = 2.0
-    assert not panel.status.is_error and panel.epsilon.value == 2.0
+    assert panel.epsilon.value == 2.0
     panel.epsilon.value = 4.0
     assert panel.state.epsilon == 4.0
 
@@ -235,7 +245,7 @@ def test_background_clustering_can_be_cancelled():
     panel.quasi_identifiers.value = ("x", "y")
     first = panel.clustering
     panel.k.value = 2                                           # n^2/(2k) = 2.25e8: waits for the button
-    assert "press Cluster" in panel.status.message and panel.clustering is first
+    assert "press Compute" in panel.status.message and panel.clustering is first
     panel.cluster_button.click()
     assert panel.running and panel.cluster_button.disabled and panel.progress.layout.display is None
     panel.cancel_button.click()
