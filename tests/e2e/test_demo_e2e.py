@@ -123,7 +123,7 @@ def test_app_works_under_the_csp_and_closing_the_page_stops_its_kernel(browser, 
             link.click()
         saved = tmp_path / "config.json"
         download.value.save_as(saved)
-        assert json.loads(saved.read_text())["data"]
+        assert json.loads(saved.read_text())["dataset"] == "UCI Adult"
         save_screenshot(page, tmp_path, "demo-csp")
         violations = [line for line in console if "Content Security Policy" in line and "jsdelivr" not in line]
         assert violations == [], violations
