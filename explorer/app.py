@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import importlib
+import importlib.util
 import json
 import os
 import urllib.parse
@@ -65,6 +66,13 @@ Explorer version {version}.</small></p>
 """
 
 
+def _deferred_class(module_name: str, class_name: str) -> Any:
+    """A callable that imports ``module_name`` on first use and builds its ``class_name``."""
+    def build(**kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module_name), class_name)(**kwargs)
+    return build
+
+
 class ExplorerApp:
     """The explorer: a tab per concept, a shared state and configuration export/import."""
 
@@ -78,14 +86,11 @@ class ExplorerApp:
         # Other panels are built when their tab is first opened: the first page renders fast and a
         # visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
         self._factories: dict[str, Any] = {}
+        # Their modules too are imported then (scipy.stats alone costs about a second of start-up).
         for title, module_name, class_name in (PANEL_TABS if tabs is None else tabs):
-            try:
-                module = importlib.import_module(module_name)
-            except ModuleNotFoundError as error:
-                if error.name == module_name:  # that panel is not part of this build
-                    continue
-                raise
-            self._factories[title] = getattr(module, class_name)
+            if importlib.util.find_spec(module_name) is None:  # that panel is not part of this build
+                continue
+            self._factories[title] = _deferred_class(module_name, class_name)
         about = widgets.HTML(ABOUT_HTML.replace("{version}", escape(__version__)).replace("{papers}", papers_html()))
         self._titles = [LANDING, "Data", *self._factories, "About"]
         self.landing = LandingPanel(self.open_tab, tabs=["Data", *self._factories])
