@@ -57,7 +57,9 @@ DISTANCE_OPTIONS = [("ratio, Eq. (7)", "ratio"), ("EMD, equal ground distance", 
 BINNING_OPTIONS = [("quantile bins", "quantile"), ("fixed edges", "edges"), ("each value", "values"),
                    ("none", "none")]
 DEFAULT_QIS = ("age", "education-num", "hours-per-week", "sex")
-DEFAULT_SENSITIVE = ("occupation", "race")
+#: income first: on Adult's MDAV clusters some are within t and some are not at every epsilon of the slider,
+#: so the opening picture shows what t-closeness sorts (occupation, with 15 values, fails everywhere).
+DEFAULT_SENSITIVE = ("income", "occupation", "race")
 #: Seconds per work unit of :func:`explorer.core.cost.microaggregation_work`, measured on this kernel's clusterings.
 THROUGHPUT = Throughput(1e-6)
 #: "each value" or fixed-edge binnings with more bins than this are refused (their cost grows with the bins)

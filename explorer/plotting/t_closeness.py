@@ -78,7 +78,7 @@ class ClusterRatioArtists:
         self.selected.set_xdata([position, position])
         self.selected.set_visible(selected is not None)
         self.note.set_text("t-closeness cluster ratios\n" + f"{n_bad} of {n} clusters above t = {t:.4g}"
-                           + (f"; {n_inf} infinite (a value missing), drawn capped" if n_inf else ""))
+                           + (f"\n{n_inf} infinite (a value missing), drawn at the top" if n_inf else ""))
         self.ax.set_xlim(0, max(n, 1))
         self.ax.set_ylim(0, ceiling * 1.08)
         if ylabel:
@@ -98,8 +98,8 @@ def plot_cluster_ratios(ax: Axes, distances: Sequence[float], t: float, *,
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
     >>> artists = plot_cluster_ratios(ax, [1.2, 3.0, float("inf")], 2.718)
-    >>> artists.note.get_text().splitlines()[1]
-    '2 of 3 clusters above t = 2.718; 1 infinite (a value missing), drawn capped'
+    >>> artists.note.get_text().splitlines()[1:]
+    ['2 of 3 clusters above t = 2.718', '1 infinite (a value missing), drawn at the top']
     """
     violating = ax.stairs([], [0.0], fill=True, color=VIOLATION_COLOR, label="violates t")
     ok = ax.stairs([], [0.0], fill=True, color=OK_COLOR, label="within t")
@@ -172,8 +172,9 @@ def plot_cluster_distribution(ax: Axes, categories: Sequence[str], cluster: Sequ
                        label="t x share (upper bound)")
     (lower,) = ax.plot([], [], linestyle="none", marker="^", color=VIOLATION_COLOR, markersize=5,
                        label="share / t (lower bound)")
-    ax.set_xticks(x, [str(c) for c in categories], rotation=35 if len(categories) > 4 else 0,
-                  ha="right" if len(categories) > 4 else "center", fontsize=9)
+    many = len(categories) > 8
+    ax.set_xticks(x, [str(c) for c in categories], rotation=90 if many else (35 if len(categories) > 4 else 0),
+                  ha="center" if many or len(categories) <= 4 else "right", fontsize=9)
     ax.set_ylabel("relative frequency")
     ax.title.set_fontsize(9)
     ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)

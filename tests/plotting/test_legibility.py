@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 from matplotlib.collections import PathCollection, PolyCollection
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
 from explorer.app import build_app
