@@ -46,13 +46,13 @@ def test_the_landing_paths_open_their_tabs():
 
 def test_configuration_round_trips_through_json():
     app = build_app()
-    app.panels["Data"].dataset.value = "002 running example"
+    app.panels["Data"].dataset.value = "Ruiz (2018) example"
     app.panels["Data"].quasi_identifier["X1"].value = True
     app.state.epsilon = 2.5
     text = json.dumps(app.export_config())
     other = build_app()
     other.load_config(text)
-    assert other.state.dataset_name == "002 running example"
+    assert other.state.dataset_name == "Ruiz (2018) example"
     assert other.state.quasi_identifiers == ["X1"]
     assert other.state.epsilon == 2.5
 
@@ -102,10 +102,10 @@ def test_cli_refuses_a_bad_port(capsys):
 
 def test_configuration_travels_in_the_page_address():
     app = build_app()
-    app.panels["Data"].dataset.value = "004 running example"
+    app.panels["Data"].dataset.value = "Domingo-Ferrer and Muralidhar (2016) example"
     app.state.epsilon = 3.0
     other = build_app(query_string=app.config_query())
-    assert other.state.dataset_name == "004 running example" and other.state.epsilon == 3.0
+    assert other.state.dataset_name == "Domingo-Ferrer and Muralidhar (2016) example" and other.state.epsilon == 3.0
     broken = build_app(query_string="config=%%%")
     assert broken.status.is_error and "was not applied" in broken.status.message
     assert broken.state.dataset_name == "UCI Adult"
@@ -221,7 +221,7 @@ def test_t_closeness_work_is_bounded_by_the_number_of_bins():
 
 def test_the_page_address_takes_the_same_path_as_load():
     app = _app("t-closeness")
-    app.panels["Data"].dataset.value = "002 running example"
+    app.panels["Data"].dataset.value = "Ruiz (2018) example"
     app.state.epsilon = 3.5
     app.panels["t-closeness"].k.value = 2
     config = app.export_config()
@@ -237,7 +237,7 @@ def test_data_set_switches_do_not_leak_widgets():
     import ipywidgets as widgets
 
     app = _app("t-closeness", "Permutation", "Multi-attribute RR")
-    names = ["002 running example", "004 running example", "Synthetic normal (n=1000, m=3)"]
+    names = ["Ruiz (2018) example", "Domingo-Ferrer and Muralidhar (2016) example", "Synthetic normal (n=1000, m=3)"]
 
     def count():
         with warnings.catch_warnings():

@@ -44,6 +44,7 @@ __all__ = [
     "synthetic_normal",
     "load_csv",
     "BUILTIN_DATASETS",
+    "LEGACY_NAMES",
     "load_builtin",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_ROWS",
@@ -469,16 +470,23 @@ def load_csv(source: bytes | str | os.PathLike, *, name: str | None = None,
 BUILTIN_DATASETS: dict[str, Callable[[], pd.DataFrame]] = {
     "UCI Adult": adult,
     "UCI Adult x 6": adult6,
-    "004 running example": domingo_muralidhar_example,
-    "002 running example": ruiz_example,
+    "Domingo-Ferrer and Muralidhar (2016) example": domingo_muralidhar_example,
+    "Ruiz (2018) example": ruiz_example,
     "Synthetic normal (n=1000, m=3)": lambda: synthetic_normal(1000, (100, 1000, 5000), (10, 50, 200), rng=0),
 }
 
 
+#: Names of earlier releases, still accepted (configurations saved then name the examples this way).
+LEGACY_NAMES: dict[str, str] = {
+    "004 running example": "Domingo-Ferrer and Muralidhar (2016) example",
+    "002 running example": "Ruiz (2018) example",
+}
+
+
 def load_builtin(name: str) -> pd.DataFrame:
-    """Load a built-in data set by its name in :data:`BUILTIN_DATASETS`."""
+    """Load a built-in data set by its name in :data:`BUILTIN_DATASETS` (or a :data:`LEGACY_NAMES` name)."""
     try:
-        loader = BUILTIN_DATASETS[name]
+        loader = BUILTIN_DATASETS[LEGACY_NAMES.get(name, name)]
     except (KeyError, TypeError):
         raise DatasetError(f"dataset must be one of {sorted(BUILTIN_DATASETS)}, got {name!r}") from None
     return loader()

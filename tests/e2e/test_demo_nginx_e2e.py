@@ -90,7 +90,7 @@ def test_the_app_renders_and_works_through_nginx(browser, proxied_demo, tmp_path
     from explorer.app import build_app
 
     shared = build_app()
-    shared.panels["Data"].dataset.value = "004 running example"
+    shared.panels["Data"].dataset.value = "Domingo-Ferrer and Muralidhar (2016) example"
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     try:
