@@ -1,4 +1,4 @@
-"""Plots of randomized response and deniability (000 Sections II-III, 003 Section 2).
+"""Plots of randomized response and deniability (Domingo-Ferrer and Soria-Comas 2018, Sections II-III; Domingo-Ferrer and Soria-Comas 2022, Section 2).
 
 Each ``plot_x(ax, ...)`` draws on a matplotlib Axes (no pyplot state) and returns
 an artists object whose ``update(...)`` changes the drawing in place; a change of
@@ -346,7 +346,7 @@ def _draw_heatmap(artists: MatrixArtists, values: np.ndarray, labels: Sequence[s
 
 def plot_matrix(ax: Axes, matrix: np.ndarray, *, epsilon: float | None = None, column: int | None = None,
                 labels: Sequence[str] | None = None) -> MatrixArtists:
-    """The RR matrix P as a heatmap, the column attaining epsilon (000 Eq. 6) framed in red.
+    """The RR matrix P as a heatmap, the column attaining epsilon (Domingo-Ferrer and Soria-Comas 2018, Eq. 6) framed in red.
 
     Examples
     --------
@@ -377,7 +377,7 @@ def matrix_title(epsilon: float | None, column: int | None) -> str:
 
 
 def plot_posterior(ax: Axes, posterior: np.ndarray, *, labels: Sequence[str] | None = None) -> MatrixArtists:
-    """The posterior Q[v, u] = Pr(X = u | Y = v) (000 Eq. 3) as a heatmap; impossible reports blank.
+    """The posterior Q[v, u] = Pr(X = u | Y = v) (Domingo-Ferrer and Soria-Comas 2018, Eq. 3) as a heatmap; impossible reports blank.
 
     Examples
     --------
@@ -447,7 +447,7 @@ def _draw_deniability(artists: DeniabilityArtists, r: int, labels: Sequence[str]
 def plot_deniability(ax: Axes, entropies: np.ndarray, prior_entropy: float,
                      misinformative: np.ndarray | None = None, *,
                      labels: Sequence[str] | None = None) -> DeniabilityArtists:
-    """H(X | Y = v) per report (000 Eq. 4) against H(X) and log2 r; misinformative reports hatched red.
+    """H(X | Y = v) per report (Domingo-Ferrer and Soria-Comas 2018, Eq. 4) against H(X) and log2 r; misinformative reports hatched red.
 
     Examples
     --------
@@ -619,7 +619,7 @@ def _draw_estimates(artists: EstimateArtists, series: list[str], r: int, labels:
 
 def plot_estimates(ax: Axes, values: dict[str, np.ndarray], errors: dict[str, float] | None = None, *,
                    labels: Sequence[str] | None = None, title: str | None = None) -> EstimateArtists:
-    """The true distribution beside the estimates, each with a +/- error bar (003 Eq. 5 propagated).
+    """The true distribution beside the estimates, each with a +/- error bar (Domingo-Ferrer and Soria-Comas 2022, Eq. 5 propagated).
 
     ``values`` maps a series name ("true", "inversion", "clip", "simplex", "ibu")
     to a vector; ``errors`` maps a name to a half-width (NaN/inf hides its bars).
