@@ -150,7 +150,7 @@ _RUIZ_CITATION = full_citation("permutation-paradigm") + " Table 1."
 
 
 def ruiz_example() -> pd.DataFrame:
-    """The running example of Ruiz (2018) [1]_, Table 1: original X_1..X_3 and masked Y_1..Y_3, 5 records.
+    """The running example of Ruiz (2018), Table 1: original X_1..X_3 and masked Y_1..Y_3, 5 records.
 
     X was drawn from N(10, 10^2), N(100, 40^2), N(1000, 2000^2) and Y is X plus noise.
     Ruiz (2018) ranks these values in *descending* order (rank 1 = largest); the explorer ranks
@@ -315,7 +315,7 @@ def adult() -> pd.DataFrame:
 
 
 def adult6() -> pd.DataFrame:
-    """Adult concatenated 6 times (195,366 records), as in Domingo-Ferrer and Soria-Comas (2022) [1]_, Section 6.5.
+    """Adult concatenated 6 times (195,366 records), as in Domingo-Ferrer and Soria-Comas (2022), Section 6.5.
 
     References
     ----------
