@@ -26,6 +26,8 @@ __all__ = ["EpsilonMeaningPanel", "EXAMPLE3"]
 #: The named choice that needs no data set: five equally likely values, as in Example 3.
 EXAMPLE3 = "five equally likely values (Example 3)"
 MAX_CATEGORIES = 24
+#: The attribute the view opens on when the data set has it (UCI Adult: 7 categories, none dominant).
+OPENING_ATTRIBUTE = "marital-status"
 HEADINGS = {"odds": "Randomized response: the odds", "deniability": "Deniability left",
             "t-closeness": "t-closeness", "accuracy": "What it costs in accuracy"}
 
@@ -58,7 +60,7 @@ class EpsilonMeaningPanel:
         self._codes: np.ndarray | None = None
         self._labels: list[str] | None = None
         self.artists = None
-        self._refresh_attributes(prefer=attribute)
+        self._refresh_attributes(prefer=attribute, opening=True)
         self._recompute(axes=axes)
 
         self.attribute.observe(self._on_inputs, names="value")
@@ -84,22 +86,19 @@ class EpsilonMeaningPanel:
 
     # ------------------------------------------------------------------ inputs
 
-    def _refresh_attributes(self, prefer: str | None = None) -> None:
-        frame = self.state.dataset
+    def _refresh_attributes(self, prefer: str | None = None, *, opening: bool = False) -> None:
+        frame, info = self.state.dataset, self.state.info
         options = [EXAMPLE3]
-        if frame is not None:
-            for column in frame.columns:
-                kind = frame[column].dtype
-                if str(kind) == "category" or kind == object:
-                    n = frame[column].nunique(dropna=True)
-                    if 2 <= n <= MAX_CATEGORIES:
-                        options.append(str(column))
+        if frame is not None and info is not None:
+            for column in (*info.categorical, *info.ordinal):
+                if column in frame.columns and 2 <= frame[column].nunique(dropna=True) <= MAX_CATEGORIES:
+                    options.append(str(column))
         current = prefer or self.attribute.value
         self.attribute.options = options
-        if current in options:
+        if current in options and not (opening and current == EXAMPLE3 and prefer is None):
             self.attribute.value = current
-        elif len(options) > 1:
-            self.attribute.value = options[1]
+        elif len(options) > 1:      # the data set's own attribute: a practitioner reads ε on their data
+            self.attribute.value = OPENING_ATTRIBUTE if OPENING_ATTRIBUTE in options else options[1]
         else:
             self.attribute.value = EXAMPLE3
 

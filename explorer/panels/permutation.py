@@ -145,7 +145,8 @@ class PermutationPanel:
         self.verdict = widgets.HTML()
         self.subject_text = widgets.HTML()
         self.table = widgets.HTML()
-        self.export_button = widgets.Button(description="Export tables (CSV)", icon="download")
+        self.export_button = widgets.Button(description="Export tables (CSV)", icon="download",
+                                            layout=widgets.Layout(width="auto"))
         self.compute_button = widgets.Button(description="Compute", icon="play", button_style="primary",
                                              tooltip="run the analysis of this large input in the background",
                                              layout=box(width="120px", display="none"))

@@ -122,7 +122,8 @@ class TClosenessPanel:
         self.progress = self.task.progress   # the shared task's bar and Cancel button, shown while it runs
         self.cancel_button = self.task.cancel_button
         traitlets.dlink((self.task.widget.layout, "display"), (self.progress.layout, "display"))
-        self.export_button = widgets.Button(description="Export clusters (CSV)", icon="download")
+        self.export_button = widgets.Button(description="Export clusters (CSV)", icon="download",
+                                            layout=widgets.Layout(width="auto"))
         self.download = widgets.HTML()
         for w, name in ((self.quasi_identifiers, "qis"), (self.sensitive, "sensitive"), (self.binning, "binning"),
                         (self.bins, "bins"), (self.edges, "edges"), (self.method, "method"), (self.k, "k"),
