@@ -36,7 +36,7 @@ nb_execution_mode = "off"
 
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True, "ignore-module-all": True, "show-inheritance": False}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False

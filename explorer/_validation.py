@@ -149,7 +149,7 @@ def check_distribution(value: Any, name: str = "prior", *, size: int | None = No
 
 
 def check_rr_matrix(matrix: Any, name: str = "matrix", *, tolerance: float = ROW_SUM_TOLERANCE) -> np.ndarray:
-    """A row-stochastic RR/PRAM matrix ``P[u, v] = Pr(Y = v | X = u)`` (000 Eq. 1).
+    """A row-stochastic RR/PRAM matrix ``P[u, v] = Pr(Y = v | X = u)`` (Domingo-Ferrer and Soria-Comas 2018, Eq. 1).
 
     Square, entries finite in [0, 1], each row summing to 1 within ``tolerance``.
     The error message names the first offending row (1-based) and its sum.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 import importlib
+import importlib.util
 import json
 import os
 import urllib.parse
@@ -26,17 +27,24 @@ from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
 from explorer.panels._base import StatusLine, escape, guard_widgets, guarded
 from explorer.panels.data import DataPanel
+from explorer.panels.landing import LandingPanel
+from explorer.references import papers_html
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
 __all__ = ["build_app", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML"]
 
+#: The landing view's title: the app's first tab.
+LANDING = "Start here"
+
 #: Tabs after "Data": (title, module, class).  Each panel class takes ``state=``.
 PANEL_TABS: list[tuple[str, str, str]] = [
+    ("What does ε mean?", "explorer.panels.epsilon_meaning", "EpsilonMeaningPanel"),
     ("Randomized response", "explorer.panels.randomized_response", "RandomizedResponsePanel"),
     ("t-closeness", "explorer.panels.t_closeness", "TClosenessPanel"),
     ("Permutation", "explorer.panels.permutation", "PermutationPanel"),
     ("Dominance", "explorer.panels.dominance", "DominancePanel"),
     ("Multi-attribute RR", "explorer.panels.multidim_rr", "MultiDimRRPanel"),
+    ("Lessons", "explorer.panels.lesson", "LessonsPage"),
 ]
 
 ABOUT_HTML = """
@@ -47,23 +55,22 @@ it connects randomized response, post-randomization (PRAM), differential privacy
 two ideas: <b>deniability</b> (how uncertain an intruder stays about your true answer after seeing what was
 released) and <b>permutation</b> (any masking of numeric data is a permutation of the original values plus
 small noise).</p>
-<ol>
-<li>J. Domingo-Ferrer and J. Soria-Comas, <a href="https://scholar.google.com/scholar?q=%22Connecting+randomized+response%2C+post-randomization%2C+differential+privacy+and+t-closeness+via+deniability+and+permutation%22" target="_blank" rel="noopener"><i>Connecting randomized response, post-randomization, differential
-privacy and t-closeness via deniability and permutation</i></a>.</li>
-<li>N. Ruiz, <a href="https://scholar.google.com/scholar?q=%22On+some+consequences+of+the+permutation+paradigm+for+data+anonymization%3A+centrality+of+permutation+matrices%2C+universal+measures+of+disclosure+risk+and+information+loss%2C+evaluation+by+dominance%22" target="_blank" rel="noopener"><i>On some consequences of the permutation paradigm for data anonymization: centrality of
-permutation matrices, universal measures of disclosure risk and information loss, evaluation by
-dominance</i></a>.</li>
-<li>J. Domingo-Ferrer and J. Soria-Comas, <a href="https://scholar.google.com/scholar?q=%22Multi-dimensional+randomized+response%22" target="_blank" rel="noopener"><i>Multi-dimensional randomized response</i></a>.</li>
-<li>J. Domingo-Ferrer and K. Muralidhar, <a href="https://scholar.google.com/scholar?q=%22New+directions+in+anonymization%3A+permutation+paradigm%2C+verifiability+by+subjects+and+intruders%2C+transparency+to+users%22" target="_blank" rel="noopener"><i>New directions in anonymization: permutation paradigm,
-verifiability by subjects and intruders, transparency to users</i></a>.</li>
-</ol>
-<p>Start in the <b>Data</b> tab: pick a data set (UCI Adult, the papers' running examples, synthetic data)
-or upload a CSV, and mark quasi-identifiers and the sensitive attribute. The other tabs read that choice
-and the shared epsilon.</p>
+{papers}
+<p>New here? The <b>Start here</b> tab suggests a path: the lessons for students and teachers, <b>What does
+ε mean?</b> for choosing an epsilon. The <b>Data</b> tab picks the data set (UCI Adult, the papers' running
+examples, synthetic data, or a CSV) and marks quasi-identifiers and the sensitive attribute; every other tab
+reads that choice and the shared epsilon.</p>
 <p><small>UCI Adult: B. Becker and R. Kohavi, UCI Machine Learning Repository (1996), CC BY 4.0.
 Explorer version {version}.</small></p>
 </div>
 """
+
+
+def _deferred_class(module_name: str, class_name: str) -> Any:
+    """A callable that imports ``module_name`` on first use and builds its ``class_name``."""
+    def build(**kwargs: Any) -> Any:
+        return getattr(importlib.import_module(module_name), class_name)(**kwargs)
+    return build
 
 
 class ExplorerApp:
@@ -79,20 +86,18 @@ class ExplorerApp:
         # Other panels are built when their tab is first opened: the first page renders fast and a
         # visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
         self._factories: dict[str, Any] = {}
+        # Their modules too are imported then (scipy.stats alone costs about a second of start-up).
         for title, module_name, class_name in (PANEL_TABS if tabs is None else tabs):
-            try:
-                module = importlib.import_module(module_name)
-            except ModuleNotFoundError as error:
-                if error.name == module_name:  # that panel is not part of this build
-                    continue
-                raise
-            self._factories[title] = getattr(module, class_name)
-        about = widgets.HTML(ABOUT_HTML.replace("{version}", escape(__version__)))
-        self._titles = ["Data", *self._factories, "About"]
+            if importlib.util.find_spec(module_name) is None:  # that panel is not part of this build
+                continue
+            self._factories[title] = _deferred_class(module_name, class_name)
+        about = widgets.HTML(ABOUT_HTML.replace("{version}", escape(__version__)).replace("{papers}", papers_html()))
+        self._titles = [LANDING, "Data", *self._factories, "About"]
+        self.landing = LandingPanel(self.open_tab, tabs=["Data", *self._factories])
         self._slots = {title: widgets.Box(layout=widgets.Layout(width="100%")) for title in self._factories}
         for slot in self._slots.values():
             slot.children = [widgets.HTML("<i>Loading...</i>")]
-        children = [self.panels["Data"].widget, *self._slots.values(), about]
+        children = [self.landing.widget, self.panels["Data"].widget, *self._slots.values(), about]
         self.tabs = widgets.Tab(children=children, titles=self._titles)
         self.tabs.observe(self._on_tab, names="selected_index")
         guard_widgets(self.tabs, self.status)
@@ -118,6 +123,12 @@ class ExplorerApp:
         self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box])
         self.widget.add_class("explorer-app")
         guard_widgets(config_box, self.status)
+
+    def open_tab(self, title: str) -> None:
+        """Show the tab ``title`` (built now if it was not yet)."""
+        if title not in self._titles:
+            raise ConfigurationError(f"tab must be one of {self._titles}, got {shorten(title)}")
+        self.tabs.selected_index = self._titles.index(title)
 
     @property
     def titles(self) -> list[str]:

@@ -1,17 +1,24 @@
 """``privacy-explorer``: serve the explorer as a Voilà web app, or run an experiment.
 
     privacy-explorer [--port 8866] [--host 127.0.0.1] [--no-browser] [--preheat] [--notebooks]
+    privacy-explorer --demo [--max-kernels N] [--pool N] [--no-browser]
     privacy-explorer experiment mdrr-table1 --runs N --out results.csv
 
-The server is configured for a public demo: idle kernels are culled (each page view
-starts a kernel of about 100 MB that closing the tab does not stop), notebook
-sources are stripped, tracebacks are never sent to the page, cell execution has a
-time limit, and the websocket message limit fits the CSV upload limit.
+Every server runs the hardened Voilà of :mod:`explorer.demo`: client websocket frames
+are checked before they are read, no traceback text is sent to a page, closing a
+tab stops its kernel, kernels whose page is gone are culled (busy or idle), notebook
+sources are stripped, cell execution has a time limit and the websocket message
+limit fits the CSV upload limit.  ``--demo`` adds the public-demo profile: a cap on
+live kernels (beyond it a 503 "demo is full" page with Retry-After), a pool of
+preheated kernels, a Content-Security-Policy and a long IOPub timeout, so that a
+class of 30 opening the link at once gets rendered pages, never blank ones.  See
+the documentation page "Deploying as a public demo".
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -20,11 +27,23 @@ from explorer.core.datasets import DEFAULT_MAX_BYTES
 __all__ = ["main", "notebooks_dir", "voila_config", "DEFAULT_PORT"]
 
 DEFAULT_PORT = 8866
-#: Kernel culling for a public demo (seconds).
-CULL_INTERVAL = 60
+#: Kernel culling (seconds): every CULL_INTERVAL, kernels idle for CULL_IDLE_TIMEOUT, and kernels
+#: (busy or idle) with no page connected and no activity for CULL_UNCONNECTED_TIMEOUT.
+CULL_INTERVAL = 30
 CULL_IDLE_TIMEOUT = 600
+CULL_UNCONNECTED_TIMEOUT = 60
 #: Time limit for the notebook's cells at start-up (seconds).
 EXECUTION_TIMEOUT = 120
+#: How long Voilà waits for a cell's output (Voilà's default of 4 s blanks pages under load).
+IOPUB_TIMEOUT = EXECUTION_TIMEOUT
+#: Preheated kernels kept ready by ``--demo`` (each holds the rendered landing view).
+DEMO_POOL_SIZE = 2
+#: Kernels starting and running the app notebook at once with --demo (more visitors queue).
+DEMO_MAX_STARTING = 2 * (os.cpu_count() or 1)
+#: Seconds a refused visitor is told to wait before retrying.
+RETRY_AFTER = 60
+#: The websocket message limit: the upload limit plus base64/JSON overhead must pass (DELIVERY.md).
+WEBSOCKET_MAX_MESSAGE_SIZE = int(DEFAULT_MAX_BYTES * 1.5) + (1 << 20)
 
 
 def notebooks_dir() -> Path:
@@ -37,26 +56,57 @@ def notebooks_dir() -> Path:
 
 
 def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_browser: bool = True,
-                 preheat: bool = False):
-    """The traitlets configuration of the Voilà server (public-demo settings)."""
+                 preheat: bool = False, demo: bool = False, max_kernels: int | None = None,
+                 pool: int | None = None):
+    """The traitlets configuration of the Voilà server (see the module docstring).
+
+    ``demo`` turns on the public-demo profile; ``max_kernels`` caps live visitors' kernels
+    (default with ``demo``: :func:`explorer.demo.kernels.default_kernel_cap`, else no cap; 0 is
+    no cap); ``pool`` is the number of preheated kernels (default ``DEMO_POOL_SIZE`` with
+    ``demo``, 1 with ``preheat``, else 0).
+    """
     from traitlets.config import Config
+
+    from explorer.demo.kernels import default_kernel_cap
+    from explorer.demo.server import CONTENT_SECURITY_POLICY
 
     config = Config()
     config.Voila.port = port
     config.Voila.ip = host
     config.Voila.open_browser = open_browser
-    # The upload limit plus base64/JSON overhead must pass the websocket (DELIVERY.md).
-    config.Voila.tornado_settings = {"websocket_max_message_size": int(DEFAULT_MAX_BYTES * 1.5) + (1 << 20)}
+    settings = {"websocket_max_message_size": WEBSOCKET_MAX_MESSAGE_SIZE,
+                # The page reads the _xsrf cookie to send it back with its shutdown request.
+                "xsrf_cookie_kwargs": {"samesite": "Strict"}}
+    config.Voila.kernel_websocket_connection_class = "explorer.demo.websocket.SafeKernelWebsocketConnection"
+    config.VoilaConfiguration.multi_kernel_manager_class = "explorer.demo.kernels.DemoKernelManager"
     config.VoilaConfiguration.strip_sources = True
     config.VoilaConfiguration.show_tracebacks = False
     config.VoilaExecutor.timeout = EXECUTION_TIMEOUT
+    config.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
     config.VoilaExecutor.show_tracebacks = False
     config.MappingKernelManager.cull_interval = CULL_INTERVAL
     config.MappingKernelManager.cull_idle_timeout = CULL_IDLE_TIMEOUT
     config.MappingKernelManager.cull_connected = True
-    if preheat:
+    config.MappingKernelManager.allow_tracebacks = False
+    config.DemoKernelManager.cull_unconnected_timeout = CULL_UNCONNECTED_TIMEOUT
+    if max_kernels is None:
+        max_kernels = default_kernel_cap() if demo else 0
+    if max_kernels < 0:
+        raise ValueError(f"max_kernels must be >= 0, got {max_kernels}")
+    config.DemoVoila.kernel_cap = max_kernels
+    config.DemoVoila.retry_after = RETRY_AFTER
+    config.DemoVoila.max_starting = DEMO_MAX_STARTING if demo else 0
+    if pool is None:
+        pool = DEMO_POOL_SIZE if demo else int(preheat)
+    if pool < 0:
+        raise ValueError(f"pool must be >= 0, got {pool}")
+    if pool:
         config.VoilaConfiguration.preheat_kernel = True
-        config.VoilaConfiguration.default_pool_size = 1
+        config.VoilaConfiguration.default_pool_size = pool
+    if demo:
+        settings["headers"] = {"Content-Security-Policy": CONTENT_SECURITY_POLICY,
+                               "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff"}
+    config.Voila.tornado_settings = settings
     return config
 
 
@@ -69,6 +119,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-browser", action="store_true", help="do not open a web browser")
     parser.add_argument("--preheat", action="store_true",
                         help="keep one kernel with the app ready, so the first page opens faster")
+    parser.add_argument("--demo", action="store_true",
+                        help="public-demo profile: kernel cap, preheated pool, Content-Security-Policy "
+                             "(see the 'Deploying as a public demo' documentation)")
+    parser.add_argument("--max-kernels", type=int, default=None, metavar="N",
+                        help="most visitors' kernels at once; beyond, a 503 'demo is full' page "
+                             "(default with --demo: from the machine's memory; 0: no cap)")
+    parser.add_argument("--pool", type=int, default=None, metavar="N",
+                        help=f"preheated kernels kept ready (default {DEMO_POOL_SIZE} with --demo)")
     parser.add_argument("--notebooks", action="store_true",
                         help="serve the folder of teaching notebooks instead of the app alone")
     return parser
@@ -87,13 +145,23 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.port < 65536:
         print(f"privacy-explorer: --port must be between 1 and 65535, got {args.port}", file=sys.stderr)
         return 2
-    from voila.app import Voila
+    for name in ("max_kernels", "pool"):
+        if (getattr(args, name) or 0) < 0:
+            print(f"privacy-explorer: --{name.replace('_', '-')} must be >= 0, got {getattr(args, name)}",
+                  file=sys.stderr)
+            return 2
+    from explorer.demo.server import DemoVoila
 
     folder = notebooks_dir()
     target = folder if args.notebooks else folder / "app.ipynb"
-    config = voila_config(port=args.port, host=args.host, open_browser=not args.no_browser, preheat=args.preheat)
-    print(f"privacy-explorer: serving {target.name} on http://{args.host}:{args.port}/", flush=True)
-    Voila.launch_instance(argv=[str(target)], config=config)
+    config = voila_config(port=args.port, host=args.host, open_browser=not args.no_browser, preheat=args.preheat,
+                          demo=args.demo, max_kernels=args.max_kernels, pool=args.pool)
+    cap = config.DemoVoila.kernel_cap
+    pool = config.VoilaConfiguration.get("default_pool_size", 0) if "preheat_kernel" in config.VoilaConfiguration \
+        else 0
+    print(f"privacy-explorer: serving {target.name} on http://{args.host}:{args.port}/"
+          f" (kernel cap {cap or 'none'}, preheated pool {pool})", flush=True)
+    DemoVoila.launch_instance(argv=[str(target)], config=config)
     return 0
 
 

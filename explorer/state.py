@@ -145,10 +145,10 @@ class AppState(traitlets.HasTraits):
     Examples
     --------
     >>> state = AppState()
-    >>> state.select_dataset("002 running example")
+    >>> state.select_dataset("Ruiz (2018) example")
     >>> state.epsilon = 2.0
     >>> state.to_config()["dataset"]
-    '002 running example'
+    'Ruiz (2018) example'
     >>> state.epsilon = -1
     Traceback (most recent call last):
     ...
@@ -227,6 +227,7 @@ class AppState(traitlets.HasTraits):
         """Make ``name`` the data set of every tab (marks on columns it lacks are dropped)."""
         if not isinstance(name, str):
             raise DatasetError(f"dataset must be a name, got {shorten(name)}")
+        name = datasets.LEGACY_NAMES.get(name, name)
         if name in self.uploads:
             frame = self.uploads[name]
         elif name in datasets.BUILTIN_DATASETS:

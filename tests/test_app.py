@@ -11,36 +11,48 @@ from explorer.app import PANEL_TABS, build_app
 from explorer.errors import ConfigurationError
 
 
-def test_app_has_data_first_and_about_last():
+def test_app_opens_on_the_landing_view_then_data_and_about_last():
     app = build_app()
     titles = list(app.tabs.titles)
-    assert titles[0] == "Data" and titles[-1] == "About"
+    assert titles[0] == "Start here" and titles[1] == "Data" and titles[-1] == "About"
+    assert app.tabs.selected_index == 0
     assert titles == app.titles
     assert app.state.dataset_name == "UCI Adult"
 
 
 def test_every_panel_of_the_registry_is_built_when_its_tab_opens():
     app = build_app()
-    assert app.titles == ["Data"] + [title for title, _, _ in PANEL_TABS] + ["About"]
+    assert app.titles == ["Start here", "Data"] + [title for title, _, _ in PANEL_TABS] + ["About"]
     assert list(app.panels) == ["Data"]  # the others wait for their tab
-    for index, title in enumerate(app.titles[1:-1], start=1):
+    for index, title in enumerate(app.titles[2:-1], start=2):
         app.tabs.selected_index = index
         assert not app.status.is_error, app.status.message
         panel = app.panels[title]
         assert app.tabs.children[index].children == (panel.widget,)
         assert panel.state is app.state
-    assert list(app.panels) == app.titles[:-1]
+    assert list(app.panels) == app.titles[1:-1]
+
+
+def test_the_landing_paths_open_their_tabs():
+    app = build_app()
+    app.landing.buttons["What does ε mean?"].click()
+    assert app.titles[app.tabs.selected_index] == "What does ε mean?"
+    assert "What does ε mean?" in app.panels
+    app.landing.buttons["Start the lessons"].click()
+    assert app.titles[app.tabs.selected_index] == "Lessons"
+    app.landing.buttons["Data"].click()
+    assert app.titles[app.tabs.selected_index] == "Data"
 
 
 def test_configuration_round_trips_through_json():
     app = build_app()
-    app.panels["Data"].dataset.value = "002 running example"
+    app.panels["Data"].dataset.value = "Ruiz (2018) example"
     app.panels["Data"].quasi_identifier["X1"].value = True
     app.state.epsilon = 2.5
     text = json.dumps(app.export_config())
     other = build_app()
     other.load_config(text)
-    assert other.state.dataset_name == "002 running example"
+    assert other.state.dataset_name == "Ruiz (2018) example"
     assert other.state.quasi_identifiers == ["X1"]
     assert other.state.epsilon == 2.5
 
@@ -90,10 +102,10 @@ def test_cli_refuses_a_bad_port(capsys):
 
 def test_configuration_travels_in_the_page_address():
     app = build_app()
-    app.panels["Data"].dataset.value = "004 running example"
+    app.panels["Data"].dataset.value = "Domingo-Ferrer and Muralidhar (2016) example"
     app.state.epsilon = 3.0
     other = build_app(query_string=app.config_query())
-    assert other.state.dataset_name == "004 running example" and other.state.epsilon == 3.0
+    assert other.state.dataset_name == "Domingo-Ferrer and Muralidhar (2016) example" and other.state.epsilon == 3.0
     broken = build_app(query_string="config=%%%")
     assert broken.status.is_error and "was not applied" in broken.status.message
     assert broken.state.dataset_name == "UCI Adult"
@@ -209,7 +221,7 @@ def test_t_closeness_work_is_bounded_by_the_number_of_bins():
 
 def test_the_page_address_takes_the_same_path_as_load():
     app = _app("t-closeness")
-    app.panels["Data"].dataset.value = "002 running example"
+    app.panels["Data"].dataset.value = "Ruiz (2018) example"
     app.state.epsilon = 3.5
     app.panels["t-closeness"].k.value = 2
     config = app.export_config()
@@ -225,7 +237,7 @@ def test_data_set_switches_do_not_leak_widgets():
     import ipywidgets as widgets
 
     app = _app("t-closeness", "Permutation", "Multi-attribute RR")
-    names = ["002 running example", "004 running example", "Synthetic normal (n=1000, m=3)"]
+    names = ["Ruiz (2018) example", "Domingo-Ferrer and Muralidhar (2016) example", "Synthetic normal (n=1000, m=3)"]
 
     def count():
         with warnings.catch_warnings():

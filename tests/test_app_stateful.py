@@ -27,7 +27,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from explorer.app import build_app
 from explorer.errors import ExplorerError
 
-DATASETS = ["002 running example", "004 running example", "Synthetic normal (n=1000, m=3)"]
+DATASETS = ["Ruiz (2018) example", "Domingo-Ferrer and Muralidhar (2016) example", "Synthetic normal (n=1000, m=3)"]
 EPSILONS = st.one_of(st.floats(min_value=0.0, max_value=10.0, allow_nan=False),
                      st.sampled_from([-1.0, -1e-9, 10.5, 1e6, math.inf, -math.inf, math.nan]),
                      st.sampled_from(["2.5", "abc", "x" * 500, "", None, [1.0]]))

@@ -62,14 +62,14 @@ def test_roles_live_in_the_state_not_in_frame_attrs():
 
 def test_marks_are_checked_together():
     state = AppState()
-    state.select_dataset("002 running example")
+    state.select_dataset("Ruiz (2018) example")
     state.set_marks(["X1", "X2"], ["X3"])
     with pytest.raises(DatasetError, match="cannot be both"):
         state.set_marks(["X1"], ["X1"])
     with pytest.raises(DatasetError, match="must be columns of"):
         state.sensitive = ["nope"]
     assert state.quasi_identifiers == ["X1", "X2"] and state.sensitive == ["X3"]
-    state.select_dataset("004 running example")          # marks on columns it has stay
+    state.select_dataset("Domingo-Ferrer and Muralidhar (2016) example")          # marks on columns it has stay
     assert state.quasi_identifiers == ["X1", "X2"] and state.sensitive == ["X3"]
     state.select_dataset("Synthetic normal (n=1000, m=3)")
     assert state.sensitive == ["X3"]
@@ -77,14 +77,14 @@ def test_marks_are_checked_together():
 
 def test_the_papers_examples_are_ordinary_named_data_sets():
     state = AppState()
-    assert {"004 running example", "002 running example", "UCI Adult"} <= set(state.dataset_names())
-    state.select_dataset("004 running example")
+    assert {"Domingo-Ferrer and Muralidhar (2016) example", "Ruiz (2018) example", "UCI Adult"} <= set(state.dataset_names())
+    state.select_dataset("Domingo-Ferrer and Muralidhar (2016) example")
     assert len(state.dataset) == 20
 
 
 def test_configuration_writes_each_parameter_once_and_round_trips():
     state = AppState()
-    state.select_dataset("002 running example")
+    state.select_dataset("Ruiz (2018) example")
     state.set_roles({"X1": "ordinal"})
     state.set_marks(["X2"], ["X1"])
     state.epsilon = 0.75
@@ -127,15 +127,23 @@ def test_a_configuration_naming_an_upload_says_so_in_words():
 
 def test_the_earlier_configuration_form_is_read():
     state = AppState()
-    state.load_config({"data": {"dataset": "002 running example", "quasi_identifiers": ["X1"]}, "epsilon": 2.5,
+    state.load_config({"data": {"dataset": "Ruiz (2018) example", "quasi_identifiers": ["X1"]}, "epsilon": 2.5,
                        "panels": {"Multi-attribute RR": {"epsilon": 7.0, "t_d": 0.3}}})
     assert state.epsilon == 2.5 and state.quasi_identifiers == ["X1"]
     assert state.tab_params == {"Multi-attribute RR": {"t_d": 0.3}}
 
 
 def test_builtin_frames_are_not_changed_by_the_state():
-    frame = datasets.load_builtin("002 running example")
+    frame = datasets.load_builtin("Ruiz (2018) example")
     state = AppState()
     state.use_frame(frame, "mine")
     state.set_roles({"X1": "ordinal"})
     assert "dataset" in frame.attrs and not isinstance(frame["X1"].dtype, pd.CategoricalDtype)
+
+
+def test_configurations_naming_the_examples_by_their_old_names_still_load():
+    from explorer.state import AppState
+    state = AppState()
+    state.select_dataset("004 running example")
+    assert state.dataset_name == "Domingo-Ferrer and Muralidhar (2016) example"
+    assert len(state.dataset) == 20

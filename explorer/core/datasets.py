@@ -44,6 +44,7 @@ __all__ = [
     "synthetic_normal",
     "load_csv",
     "BUILTIN_DATASETS",
+    "LEGACY_NAMES",
     "load_builtin",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_ROWS",
@@ -149,7 +150,7 @@ _RUIZ_CITATION = full_citation("permutation-paradigm") + " Table 1."
 
 
 def ruiz_example() -> pd.DataFrame:
-    """The running example of Ruiz (2018) [1]_, Table 1: original X_1..X_3 and masked Y_1..Y_3, 5 records.
+    """The running example of Ruiz (2018), Table 1: original X_1..X_3 and masked Y_1..Y_3, 5 records.
 
     X was drawn from N(10, 10^2), N(100, 40^2), N(1000, 2000^2) and Y is X plus noise.
     Ruiz (2018) ranks these values in *descending* order (rank 1 = largest); the explorer ranks
@@ -314,7 +315,7 @@ def adult() -> pd.DataFrame:
 
 
 def adult6() -> pd.DataFrame:
-    """Adult concatenated 6 times (195,366 records), as in Domingo-Ferrer and Soria-Comas (2022) [1]_, Section 6.5.
+    """Adult concatenated 6 times (195,366 records), as in Domingo-Ferrer and Soria-Comas (2022), Section 6.5.
 
     References
     ----------
@@ -469,16 +470,23 @@ def load_csv(source: bytes | str | os.PathLike, *, name: str | None = None,
 BUILTIN_DATASETS: dict[str, Callable[[], pd.DataFrame]] = {
     "UCI Adult": adult,
     "UCI Adult x 6": adult6,
-    "004 running example": domingo_muralidhar_example,
-    "002 running example": ruiz_example,
+    "Domingo-Ferrer and Muralidhar (2016) example": domingo_muralidhar_example,
+    "Ruiz (2018) example": ruiz_example,
     "Synthetic normal (n=1000, m=3)": lambda: synthetic_normal(1000, (100, 1000, 5000), (10, 50, 200), rng=0),
 }
 
 
+#: Names of earlier releases, still accepted (configurations saved then name the examples this way).
+LEGACY_NAMES: dict[str, str] = {
+    "004 running example": "Domingo-Ferrer and Muralidhar (2016) example",
+    "002 running example": "Ruiz (2018) example",
+}
+
+
 def load_builtin(name: str) -> pd.DataFrame:
-    """Load a built-in data set by its name in :data:`BUILTIN_DATASETS`."""
+    """Load a built-in data set by its name in :data:`BUILTIN_DATASETS` (or a :data:`LEGACY_NAMES` name)."""
     try:
-        loader = BUILTIN_DATASETS[name]
+        loader = BUILTIN_DATASETS[LEGACY_NAMES.get(name, name)]
     except (KeyError, TypeError):
         raise DatasetError(f"dataset must be one of {sorted(BUILTIN_DATASETS)}, got {name!r}") from None
     return loader()

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.spatial import cKDTree
+from scipy import spatial
 
 from explorer._validation import check_int, check_rng
 from explorer.core.ranks import _check_ties, _pair, _ranks_1d, numeric_matrix
@@ -212,7 +212,7 @@ def _distances_kdtree(y_ranks: np.ndarray, r_star: np.ndarray, workers: int = 1
     """
     n = y_ranks.shape[0]
     n_x = r_star.shape[0]
-    tree = cKDTree(np.asarray(y_ranks, dtype=np.float64), balanced_tree=False)
+    tree = spatial.cKDTree(np.asarray(y_ranks, dtype=np.float64), balanced_tree=False)
     order = _query_order(r_star, n)
     points = np.asarray(r_star, dtype=np.float64)[order]
     k = min(2, n)

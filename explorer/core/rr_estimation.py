@@ -198,7 +198,7 @@ class ErrorBounds:
 
 
 def report_counts(reports: ArrayLike, n_categories: int) -> np.ndarray:
-    """Counts of each reported code ``0 .. r-1`` (an empty sample is an error).
+    """Counts of each reported code 0 to r-1 (an empty sample is an error).
 
     Examples
     --------

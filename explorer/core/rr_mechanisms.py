@@ -255,7 +255,7 @@ class GRRMatrix:
 
 @dataclass(frozen=True)
 class KroneckerMatrix:
-    """The product ``P1 (x) P2 (x) ... (x) Pm`` of per-attribute matrices, never built.
+    """The Kronecker product of per-attribute matrices, P1 (x) P2 (x) ... (x) Pm, never built.
 
     Randomizing with it is randomizing each attribute with its own factor, and Eq. (2) is
     solved factor by factor along the axes of the joint tensor (joint categories in C order,

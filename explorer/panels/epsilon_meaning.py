@@ -13,10 +13,11 @@ from typing import Any
 import ipywidgets as widgets
 import numpy as np
 
-from explorer._validation import check_epsilon, check_int
+from explorer._validation import check_int
 from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon
 from explorer.errors import ExplorerError, InvalidParameterError
-from explorer.panels._base import AppState, StatusLine, escape, guarded, make_figure
+from explorer.panels._base import AppState, StatusLine, epsilon_slider, escape, guarded, make_figure
+from explorer.state import check_shared_epsilon
 from explorer.plotting.epsilon_meaning import plot_epsilon_reading, summary_bytes
 from explorer.references import cite
 
@@ -24,8 +25,9 @@ __all__ = ["EpsilonMeaningPanel", "EXAMPLE3"]
 
 #: The named choice that needs no data set: five equally likely values, as in Example 3.
 EXAMPLE3 = "five equally likely values (Example 3)"
-EPSILON_MAX = 10.0
 MAX_CATEGORIES = 24
+#: The attribute the view opens on when the data set has it (UCI Adult: 7 categories, none dominant).
+OPENING_ATTRIBUTE = "marital-status"
 HEADINGS = {"odds": "Randomized response: the odds", "deniability": "Deniability left",
             "t-closeness": "t-closeness", "accuracy": "What it costs in accuracy"}
 
@@ -36,10 +38,9 @@ class EpsilonMeaningPanel:
     def __init__(self, state: AppState | None = None, *, attribute: str | None = None, n: int | None = None):
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
-        start = self.state.epsilon if 0 <= self.state.epsilon <= EPSILON_MAX else 1.0
-        self.epsilon = widgets.FloatSlider(value=start, min=0.0, max=EPSILON_MAX, step=0.05, description="ε",
-                                           continuous_update=True, readout_format=".2f",
-                                           layout=widgets.Layout(width="420px"))
+        # The shared epsilon, one range for every tab: this slider is a view of the state's value.
+        self.epsilon = epsilon_slider(self.state, self.status, layout=widgets.Layout(width="420px"))
+        self.epsilon.continuous_update = True
         self.attribute = widgets.Dropdown(options=[EXAMPLE3], value=EXAMPLE3, description="Attribute",
                                           layout=widgets.Layout(width="380px"))
         self.n_reports = widgets.BoundedIntText(value=n or 1000, min=10, max=1_000_000, description="n reports",
@@ -59,10 +60,9 @@ class EpsilonMeaningPanel:
         self._codes: np.ndarray | None = None
         self._labels: list[str] | None = None
         self.artists = None
-        self._refresh_attributes(prefer=attribute)
+        self._refresh_attributes(prefer=attribute, opening=True)
         self._recompute(axes=axes)
 
-        self.epsilon.observe(self._on_epsilon, names="value")
         self.attribute.observe(self._on_inputs, names="value")
         self.n_reports.observe(self._on_inputs, names="value")
         self.use_records.observe(self._on_inputs, names="value")
@@ -86,29 +86,24 @@ class EpsilonMeaningPanel:
 
     # ------------------------------------------------------------------ inputs
 
-    def _refresh_attributes(self, prefer: str | None = None) -> None:
-        frame = self.state.dataset
+    def _refresh_attributes(self, prefer: str | None = None, *, opening: bool = False) -> None:
+        frame, info = self.state.dataset, self.state.info
         options = [EXAMPLE3]
-        if frame is not None:
-            for column in frame.columns:
-                kind = frame[column].dtype
-                if str(kind) == "category" or kind == object:
-                    n = frame[column].nunique(dropna=True)
-                    if 2 <= n <= MAX_CATEGORIES:
-                        options.append(str(column))
+        if frame is not None and info is not None:
+            for column in (*info.categorical, *info.ordinal):
+                if column in frame.columns and 2 <= frame[column].nunique(dropna=True) <= MAX_CATEGORIES:
+                    options.append(str(column))
         current = prefer or self.attribute.value
         self.attribute.options = options
-        if current in options:
+        if current in options and not (opening and current == EXAMPLE3 and prefer is None):
             self.attribute.value = current
-        elif len(options) > 1:
-            self.attribute.value = options[1]
+        elif len(options) > 1:      # the data set's own attribute: a practitioner reads ε on their data
+            self.attribute.value = OPENING_ATTRIBUTE if OPENING_ATTRIBUTE in options else options[1]
         else:
             self.attribute.value = EXAMPLE3
 
     def _inputs(self) -> dict[str, Any]:
-        epsilon = check_epsilon(self.epsilon.value)
-        if epsilon > EPSILON_MAX:
-            raise InvalidParameterError(f"epsilon must be at most {EPSILON_MAX:g} in this view, got {epsilon:g}")
+        epsilon = check_shared_epsilon(self.state.epsilon)
         attribute = self.attribute.value
         if attribute not in self.attribute.options:
             raise InvalidParameterError(f"attribute {str(attribute)[:80]!r} is not one of the choices")
@@ -149,20 +144,8 @@ class EpsilonMeaningPanel:
         self.download.value = ""
 
     @guarded
-    def _on_epsilon(self, change: Any = None) -> None:
-        value = check_epsilon(self.epsilon.value)
-        if value != self.state.epsilon:
-            self.state.epsilon = value
-        self._recompute()
-
-    @guarded
     def _on_state_epsilon(self, change: Any = None) -> None:
-        value = self.state.epsilon
-        if not (isinstance(value, float) and 0 <= value <= EPSILON_MAX):
-            raise InvalidParameterError(f"the shared epsilon {value!r} is outside this view's range 0-{EPSILON_MAX:g}")
-        if value != self.epsilon.value:
-            self.epsilon.value = value       # fires _on_epsilon, which recomputes
-        elif self.reading is None or self.reading.epsilon != value:
+        if self.reading is None or self.reading.epsilon != self.state.epsilon:
             self._recompute()
 
     @guarded
@@ -173,6 +156,28 @@ class EpsilonMeaningPanel:
     @guarded
     def _on_dataset(self, change: Any = None) -> None:
         self._refresh_attributes()
+        self._recompute()
+
+    def config(self) -> dict[str, Any]:
+        """The view's own controls (epsilon and the data set are the state's)."""
+        return {"attribute": self.attribute.value, "n": int(self.n_reports.value),
+                "use_records": bool(self.use_records.value)}
+
+    @guarded
+    def apply_config(self, config: dict[str, Any]) -> None:
+        """Set the controls from :meth:`config` output; a value that is not a choice is refused in words."""
+        if not isinstance(config, dict):
+            raise InvalidParameterError(f"configuration must be a dict, got {type(config).__name__}")
+        if "attribute" in config and config["attribute"] not in self.attribute.options:
+            raise InvalidParameterError(f"attribute {str(config['attribute'])[:80]!r} is not a categorical column "
+                                        "of the current data set")
+        with self.attribute.hold_trait_notifications():
+            if "n" in config:
+                self.n_reports.value = check_int(config["n"], "n", minimum=10, maximum=1_000_000)
+            if "use_records" in config:
+                self.use_records.value = bool(config["use_records"])
+            if "attribute" in config:
+                self.attribute.value = config["attribute"]
         self._recompute()
 
     @guarded

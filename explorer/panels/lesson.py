@@ -15,7 +15,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
-from explorer.panels._base import AppState
+from explorer.panels._base import AppState, StatusLine
+from explorer.references import cite
 
 __all__ = ["PANELS", "build_preset_panel", "CheckQuestion", "LessonPanel", "LessonsPage", "lesson_widget",
            "lessons_widget"]
@@ -172,10 +173,28 @@ def lesson_widget(key: str, *, heading: bool = True) -> widgets.Widget:
     return LessonPanel(key, heading=heading).widget
 
 
+def _answers_html(items) -> str:
+    """The lesson plan for a teacher: each lesson's paper, check question and answer with its explanation."""
+    rows = []
+    for i, item in enumerate(items, 1):
+        check = item.check
+        answer = check.choices[int(check.answer)] if check.kind == "choice" else f"{check.answer:.4g} {check.unit}"
+        rows.append(f"<li><b>{html.escape(item.title)}</b> ({html.escape(cite(item.paper, item.section))}).<br>"
+                    f"<i>{html.escape(check.prompt)}</i><br>Answer: <b>{html.escape(answer.strip())}</b>. "
+                    f"{html.escape(check.explanation)}</li>")
+    return ("<p style='margin:4px 0'>Order: as listed, 10 to 15 minutes each (the documentation's teacher's guide "
+            "has the timing). Prepare any tab, then share it with <b>Configuration</b> (under the tabs): "
+            "<i>Export configuration</i> gives the JSON and a link that opens the app as you left it.</p>"
+            f"<ol style='line-height:1.45'>{''.join(rows)}</ol>")
+
+
 class LessonsPage:
     """All lessons in order: a list to pick from, Previous / Next, one lesson shown (each built when first opened)."""
 
-    def __init__(self) -> None:
+    def __init__(self, state: Any = None) -> None:
+        # ``state`` is accepted so the app can build this tab like the others; each lesson has a state of its
+        # own, so a lesson never changes the app's shared epsilon or data set.
+        self.state = state
         self.lessons = lessons()
         self.panels: dict[str, LessonPanel] = {}
         options = [(f"{i}. {item.title}", item.key) for i, item in enumerate(self.lessons, 1)]
@@ -186,17 +205,19 @@ class LessonsPage:
         self.previous.on_click(lambda _: self._step(-1))
         self.next.on_click(lambda _: self._step(+1))
         self.body = widgets.VBox()
-        self.status = widgets.HTML()
+        self.status = StatusLine()
         items = "".join(f"<li><b>{html.escape(item.title)}</b>: {html.escape(item.goal)}</li>" for item in self.lessons)
         intro = widgets.HTML(
             "<p style='margin:4px 0'>Eight short lessons, one idea of the papers each, in teaching order. Each has a "
             "goal, a question to think about, a live panel set up to show the point, a takeaway and a question "
             "to check your understanding.</p>"
-            f"<details><summary>All lessons</summary><ol>{items}</ol></details>")
+            f"<details><summary>All lessons</summary><ol>{items}</ol></details>"
+            f"<details><summary>For teachers: the check questions and their answers</summary>"
+            f"{_answers_html(self.lessons)}</details>")
         self.selector.observe(lambda change: self.show(change["new"]), names="value")
         self.widget = widgets.VBox([intro, widgets.HBox([self.selector, self.previous, self.next],
                                                         layout=widgets.Layout(flex_flow="row wrap")),
-                                    self.status, self.body])
+                                    self.status.widget, self.body])
         self.widget.add_class("explorer-lessons")
         self.show(self.selector.value)
 
@@ -210,17 +231,16 @@ class LessonsPage:
         """Show lesson ``key``, building its panel the first time."""
         keys = [item.key for item in self.lessons]
         if key not in keys:
-            self.status.value = f"<b>No lesson {html.escape(str(key))!s}.</b>"
+            self.status.error(f"No lesson {str(key)[:60]}.")
             return
         try:
             if key not in self.panels:
                 self.panels[key] = LessonPanel(key)
         except Exception as error:  # a panel that fails to build must not take the page down
             log.exception("lesson %s failed to build", key)
-            self.status.value = (f"<span style='color:#b00020'><b>This lesson could not be built "
-                                 f"({html.escape(type(error).__name__)}).</b></span>")
+            self.status.error(f"This lesson could not be built ({type(error).__name__}).")
             return
-        self.status.value = ""
+        self.status.clear()
         self.body.children = [self.panels[key].widget]
         index = keys.index(key)
         self.previous.disabled = index == 0

@@ -1,4 +1,4 @@
-"""The "Multi-attribute RR" tab: RR-Independent, RR-Clusters and RR-Adjustment on real data (paper 003).
+"""The "Multi-attribute RR" tab: RR-Independent, RR-Clusters and RR-Adjustment on real data (Domingo-Ferrer and Soria-Comas, 2022).
 
 Wiring only: every number comes from :mod:`explorer.core.multidim_rr` and
 :mod:`explorer.core.experiments`.  The dependence heatmap and the clusters of

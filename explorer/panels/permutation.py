@@ -54,7 +54,7 @@ SOURCES = [("the paper's example: Domingo-Ferrer and Muralidhar (2016), 20 recor
            ("the paper's example: Ruiz (2018), 5 records", "002"),
            ("the Data tab's data set (numeric columns)", "shared")]
 #: The Data tab's names of the papers' running examples: chosen there, they bring their printed masked Y too.
-PAPER_DATASETS = {"004 running example": "004", "002 running example": "002"}
+PAPER_DATASETS = {"Domingo-Ferrer and Muralidhar (2016) example": "004", "Ruiz (2018) example": "002"}
 #: Analyses estimated longer than this are refused with words (the work is bounded by its cost).
 MAX_SECONDS = 300.0
 MAX_RECORDS = 50_000
@@ -145,7 +145,8 @@ class PermutationPanel:
         self.verdict = widgets.HTML()
         self.subject_text = widgets.HTML()
         self.table = widgets.HTML()
-        self.export_button = widgets.Button(description="Export tables (CSV)", icon="download")
+        self.export_button = widgets.Button(description="Export tables (CSV)", icon="download",
+                                            layout=widgets.Layout(width="auto"))
         self.compute_button = widgets.Button(description="Compute", icon="play", button_style="primary",
                                              tooltip="run the analysis of this large input in the background",
                                              layout=box(width="120px", display="none"))

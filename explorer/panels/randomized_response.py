@@ -39,7 +39,7 @@ NO_ATTRIBUTE = "(none: type labels)"
 DESIGN_OPTIONS = [("optimal for ε", "optimal"), ("keep or uniform (p)", "keep_or_uniform"),
                   ("Warner (p, r = 2)", "warner"), ("custom matrix", "custom")]
 PRIOR_OPTIONS = [("uniform", "uniform"), ("from the data set", "dataset"), ("typed weights", "typed")]
-PRESET_EXAMPLE1 = "000 Example 1 (epsilon = 2)"
+PRESET_EXAMPLE1 = "Example 1 (ε = 2)"
 PRESET_SECRECY = "Perfect secrecy"
 CURVE_EPSILONS = np.linspace(0.0, EPSILON_MAX, 201)
 
@@ -109,8 +109,9 @@ class RandomizedResponsePanel:
         self.seed = widgets.IntText(value=0, description="seed", style=style, layout=widgets.Layout(width="140px"))
         self.simulate = widgets.Button(description="Compute", button_style="primary", icon="play")
         self.simulation_stale = StaleMark()       # the simulation on screen was made with other inputs
-        self.preset_example1 = widgets.Button(description=PRESET_EXAMPLE1, layout=widgets.Layout(width="230px"))
-        self.preset_secrecy = widgets.Button(description=PRESET_SECRECY, layout=widgets.Layout(width="150px"))
+        self.preset_example1 = widgets.Button(description=PRESET_EXAMPLE1, layout=widgets.Layout(width="auto"),
+                                              tooltip="Example 1 of Domingo-Ferrer and Soria-Comas (2018)")
+        self.preset_secrecy = widgets.Button(description=PRESET_SECRECY, layout=widgets.Layout(width="auto"))
         self.estimate_info = widgets.HTML()
 
         for w, name in [(self.attribute, "attribute"), (self.n_categories, "categories"),
@@ -656,7 +657,7 @@ class RandomizedResponsePanel:
         self.estimate_figure.canvas.draw_idle()
         errors_text = ", ".join(f"{m}: max |error| {np.nanmax(np.abs(values[m] - truth)):.4f}"
                                 for m in rr.ESTIMATION_METHODS if m not in notes)
-        info = (f"003 Eqs. 5-6 on the reports: e_abs = {bounds.e_abs:.4f}, e_rel = {bounds.e_rel:.4f} "
+        info = (f"Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6, on the reports: e_abs = {bounds.e_abs:.4f}, e_rel = {bounds.e_rel:.4f} "
                 f"(B = {bounds.B:.3f}, α = 0.05). {errors_text}.")
         if notes:
             info += f" Singular matrix: {', '.join(notes)} impossible; use IBU."
@@ -684,7 +685,7 @@ class RandomizedResponsePanel:
     # ================================================================== presets and configuration
     @guarded
     def apply_preset(self, name: str) -> None:
-        """Load a preset: 000 Example 1 (epsilon = 2) or perfect secrecy."""
+        """Load a preset: Example 1 of Domingo-Ferrer and Soria-Comas (2018) (epsilon = 2) or perfect secrecy."""
         if name == PRESET_EXAMPLE1:
             self._building = True
             try:

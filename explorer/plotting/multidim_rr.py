@@ -1,4 +1,4 @@
-"""Plots of multi-dimensional RR (paper 003): dependence heatmap with clusters, error curves, adjustment trace.
+"""Plots of multi-dimensional RR (Domingo-Ferrer and Soria-Comas, 2022): dependence heatmap with clusters, error curves, adjustment trace.
 
 Each ``plot_x(ax, ...)`` draws on a given Axes (no pyplot state) and returns a
 dataclass of its artists with an ``update(...)`` method that changes them in

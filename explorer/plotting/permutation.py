@@ -1,4 +1,6 @@
-"""Plots of the permutation paradigm (004 Figures 1-3, 002 Section 3), on a given Axes, updatable in place.
+"""Plots of the permutation paradigm, on a given Axes, updatable in place.
+
+Domingo-Ferrer and Muralidhar (2016), Figures 1-3; Ruiz (2018), Section 3.
 
 Each ``plot_x(ax, ...)`` draws once and returns a dataclass of its artists with
 an ``update(...)`` method that changes their data without re-creating them
@@ -68,7 +70,7 @@ class ValuesArtists:
 def plot_values(ax: Axes, x: np.ndarray, y: np.ndarray, z: np.ndarray, attribute: str = "") -> ValuesArtists:
     """Masked values y_i and reverse-mapped values z_i against the original x_i, one attribute.
 
-    Points on the diagonal are unchanged; Z holds X's own values (004 Algorithm 1)
+    Points on the diagonal are unchanged; Z holds X's own values (Domingo-Ferrer and Muralidhar 2016, Algorithm 1)
     in Y's order, so its vertical spread from the diagonal is the permutation
     and Y - Z the residual noise.
 
@@ -118,7 +120,7 @@ class DisplacementArtists:
 
 def plot_rank_displacement(ax: Axes, displacement: np.ndarray, rho: float, extent: float,
                            attribute: str = "") -> DisplacementArtists:
-    """Ruiz's rank-displacement vector r_j (002 Section 3), sorted, with Spearman's rho and T_j.
+    """Ruiz's rank-displacement vector r_j (Ruiz 2018, Section 3), sorted, with Spearman's rho and T_j.
 
     A step line through the sorted displacements (one artist, any n): the flat
     part at 0 is the records that did not move (T_j = share of the others).
@@ -176,7 +178,7 @@ class DistanceArtists:
 
 def plot_distance_distributions(ax: Axes, bins: np.ndarray, original: np.ndarray, random: np.ndarray,
                                 hellinger: float, verdict: str = "", max_bars: int = 60) -> DistanceArtists:
-    """Distribution of the match distance for the original records and for random records (004 Figures 1-3).
+    """Distribution of the match distance for the original records and for random records (Domingo-Ferrer and Muralidhar 2016, Figures 1-3).
 
     Similar distributions mean a match is plausible as chance: the intruder
     cannot trust his links (Figure 1); separate ones mean he can (Figure 3).
@@ -238,7 +240,7 @@ class SubjectArtists:
 def plot_subject(ax: Axes, anonymized_ranks: np.ndarray, nearest_rank: np.ndarray, matches: np.ndarray,
                  distance: float, attributes: tuple[int, int] = (0, 1),
                  names: tuple[str, str] = ("", "")) -> SubjectArtists:
-    """One subject's permutation distance (004 Algorithm 2, Table 3) in the plane of two attributes' ranks.
+    """One subject's permutation distance (Domingo-Ferrer and Muralidhar 2016, Algorithm 2, Table 3) in the plane of two attributes' ranks.
 
     The star is (R*_a, R*_b), the ranks of the anonymized values nearest to her
     own; the square is the Chebyshev window of half-width d; the circled

@@ -1,4 +1,4 @@
-"""Plots of randomized response and deniability (000 Sections II-III, 003 Section 2).
+"""Plots of randomized response and deniability (Domingo-Ferrer and Soria-Comas 2018, Sections II-III; Domingo-Ferrer and Soria-Comas 2022, Section 2).
 
 Each ``plot_x(ax, ...)`` draws on a matplotlib Axes (no pyplot state) and returns
 an artists object whose ``update(...)`` changes the drawing in place; a change of
@@ -253,10 +253,10 @@ def _set_category_ticks(ax: Axes, axis: str, names: list[str]) -> None:
     ticks = np.arange(len(names))
     slanted = axis == "x" and (len(names) > 6 or max(len(n) for n in names) > 4)
     if axis == "x":
-        ax.set_xticks(ticks, names, fontsize=8, rotation=30 if slanted else 0, ha="right" if slanted else "center",
+        ax.set_xticks(ticks, names, fontsize=9, rotation=30 if slanted else 0, ha="right" if slanted else "center",
                       rotation_mode="anchor")
     else:
-        ax.set_yticks(ticks, names, fontsize=8)
+        ax.set_yticks(ticks, names, fontsize=9)
 
 
 def _labels(labels: Sequence[str] | None, r: int) -> list[str]:
@@ -331,7 +331,7 @@ def _draw_heatmap(artists: MatrixArtists, values: np.ndarray, labels: Sequence[s
         ax.set(xlabel="reported Y = v", ylabel="true X = u")
     else:
         ax.set(xlabel="true X = u", ylabel="reported Y = v")
-    size = 8 if r <= 4 else 7
+    size = 9
     # cached bitmaps: the texts are most of a blitted move's drawing (see CachedText)
     artists.texts = [[ax.add_artist(CachedText(v, u, "", ha="center", va="center", fontsize=size, in_layout=False,
                                                transform=ax.transData))
@@ -346,7 +346,7 @@ def _draw_heatmap(artists: MatrixArtists, values: np.ndarray, labels: Sequence[s
 
 def plot_matrix(ax: Axes, matrix: np.ndarray, *, epsilon: float | None = None, column: int | None = None,
                 labels: Sequence[str] | None = None) -> MatrixArtists:
-    """The RR matrix P as a heatmap, the column attaining epsilon (000 Eq. 6) framed in red.
+    """The RR matrix P as a heatmap, the column attaining epsilon (Domingo-Ferrer and Soria-Comas 2018, Eq. 6) framed in red.
 
     Examples
     --------
@@ -377,7 +377,7 @@ def matrix_title(epsilon: float | None, column: int | None) -> str:
 
 
 def plot_posterior(ax: Axes, posterior: np.ndarray, *, labels: Sequence[str] | None = None) -> MatrixArtists:
-    """The posterior Q[v, u] = Pr(X = u | Y = v) (000 Eq. 3) as a heatmap; impossible reports blank.
+    """The posterior Q[v, u] = Pr(X = u | Y = v) (Domingo-Ferrer and Soria-Comas 2018, Eq. 3) as a heatmap; impossible reports blank.
 
     Examples
     --------
@@ -441,13 +441,13 @@ def _draw_deniability(artists: DeniabilityArtists, r: int, labels: Sequence[str]
     ax.set_ylim(0, top * 1.3)
     ax.set(xlabel="reported value v", ylabel="bits")
     ax.set_title("deniability H(X | Y=v); hatched: misinformative", fontsize=10)
-    ax.legend(fontsize=7, loc="upper center", ncol=3)
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=3, frameon=False)
 
 
 def plot_deniability(ax: Axes, entropies: np.ndarray, prior_entropy: float,
                      misinformative: np.ndarray | None = None, *,
                      labels: Sequence[str] | None = None) -> DeniabilityArtists:
-    """H(X | Y = v) per report (000 Eq. 4) against H(X) and log2 r; misinformative reports hatched red.
+    """H(X | Y = v) per report (Domingo-Ferrer and Soria-Comas 2018, Eq. 4) against H(X) and log2 r; misinformative reports hatched red.
 
     Examples
     --------
@@ -531,12 +531,13 @@ def plot_deniability_curve(ax: Axes, epsilons: np.ndarray, conditional: np.ndarr
     guess_axis = ax.twinx()
     (guess,) = guess_axis.plot([], [], color="#2ca02c", linestyle="-.", label="best-guess probability")
     guess_axis.set_ylim(0, 1.3)
-    guess_axis.set_ylabel("max Pr(X=u | Y=v)", fontsize=8)
+    guess_axis.set_ylabel("max Pr(X=u | Y=v)", fontsize=9)
     ax.set(xlabel="ε", ylabel="bits")
     ax.set_title("deniability as ε grows", fontsize=10)
     handles = [cond, minimum_line, prior, marker, point, guess]
     # the legend goes on the right-hand axes, drawn after the lines of both
-    legend = guess_axis.legend(handles=handles, fontsize=7, loc="upper center", ncol=3, framealpha=1.0)
+    legend = guess_axis.legend(handles=handles, fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=3,
+                               frameon=False)
     artists = CurveArtists(ax=ax, conditional=cond, minimum=minimum_line, guessing=guess, prior_line=prior,
                            marker=marker, guess_axis=guess_axis, point=point, legend=legend)
     artists.update(epsilons, conditional, minimum, guessing, prior_entropy, n_categories, current, current_entropy)
@@ -613,12 +614,12 @@ def _draw_estimates(artists: EstimateArtists, series: list[str], r: int, labels:
     ax.axhline(0.0, color="black", linewidth=0.6)
     _set_category_ticks(ax, "x", _labels(labels, r))
     ax.set(xlabel="category u", ylabel="proportion")
-    ax.legend(fontsize=7, ncol=len(series), loc="upper right")
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
 
 def plot_estimates(ax: Axes, values: dict[str, np.ndarray], errors: dict[str, float] | None = None, *,
                    labels: Sequence[str] | None = None, title: str | None = None) -> EstimateArtists:
-    """The true distribution beside the estimates, each with a +/- error bar (003 Eq. 5 propagated).
+    """The true distribution beside the estimates, each with a +/- error bar (Domingo-Ferrer and Soria-Comas 2022, Eq. 5 propagated).
 
     ``values`` maps a series name ("true", "inversion", "clip", "simplex", "ibu")
     to a vector; ``errors`` maps a name to a half-width (NaN/inf hides its bars).

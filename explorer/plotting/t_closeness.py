@@ -78,7 +78,7 @@ class ClusterRatioArtists:
         self.selected.set_xdata([position, position])
         self.selected.set_visible(selected is not None)
         self.note.set_text("t-closeness cluster ratios\n" + f"{n_bad} of {n} clusters above t = {t:.4g}"
-                           + (f"; {n_inf} infinite (a value missing), drawn capped" if n_inf else ""))
+                           + (f"\n{n_inf} infinite (a value missing), drawn at the top" if n_inf else ""))
         self.ax.set_xlim(0, max(n, 1))
         self.ax.set_ylim(0, ceiling * 1.08)
         if ylabel:
@@ -98,8 +98,8 @@ def plot_cluster_ratios(ax: Axes, distances: Sequence[float], t: float, *,
     >>> from matplotlib.figure import Figure
     >>> ax = Figure().subplots()
     >>> artists = plot_cluster_ratios(ax, [1.2, 3.0, float("inf")], 2.718)
-    >>> artists.note.get_text().splitlines()[1]
-    '2 of 3 clusters above t = 2.718; 1 infinite (a value missing), drawn capped'
+    >>> artists.note.get_text().splitlines()[1:]
+    ['2 of 3 clusters above t = 2.718', '1 infinite (a value missing), drawn at the top']
     """
     violating = ax.stairs([], [0.0], fill=True, color=VIOLATION_COLOR, label="violates t")
     ok = ax.stairs([], [0.0], fill=True, color=OK_COLOR, label="within t")
@@ -109,7 +109,8 @@ def plot_cluster_ratios(ax: Axes, distances: Sequence[float], t: float, *,
     note = ax.title                       # title line 2 carries the count: constrained layout keeps it clear
     note.set_fontsize(10)
     ax.set_xlabel("clusters, sorted by distance")
-    ax.legend(loc="center right", fontsize=7, framealpha=0.85)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=4, fontsize=9, frameon=False,
+              handlelength=1.2, columnspacing=0.8)
     artists = ClusterRatioArtists(ax, violating, ok, bound, selected, note)
     artists.update(np.asarray(distances, dtype=float), t, ylabel=ylabel)
     return artists
@@ -171,11 +172,12 @@ def plot_cluster_distribution(ax: Axes, categories: Sequence[str], cluster: Sequ
                        label="t x share (upper bound)")
     (lower,) = ax.plot([], [], linestyle="none", marker="^", color=VIOLATION_COLOR, markersize=5,
                        label="share / t (lower bound)")
-    ax.set_xticks(x, [str(c) for c in categories], rotation=35 if len(categories) > 4 else 0,
-                  ha="right" if len(categories) > 4 else "center", fontsize=8)
+    many = len(categories) > 8
+    ax.set_xticks(x, [str(c) for c in categories], rotation=90 if many else (35 if len(categories) > 4 else 0),
+                  ha="center" if many or len(categories) <= 4 else "right", fontsize=9)
     ax.set_ylabel("relative frequency")
     ax.title.set_fontsize(9)
-    ax.legend(fontsize=7, loc="best", framealpha=0.85)
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     artists = DistributionArtists(ax, cluster_bars, data_bars, upper, lower, len(categories))
     artists.update(np.asarray(cluster, dtype=float), np.asarray(data, dtype=float), t, title=title)
     return artists
@@ -217,7 +219,7 @@ def plot_cluster_deniability(ax: Axes, entropies: Sequence[float], data_entropy:
     prior = ax.axhline(data_entropy, color="black", linestyle="--", linewidth=1.2, label="H(S)")
     maximum = ax.axhline(1.0, color=DATA_COLOR, linewidth=1.2, label="log2 r")
     ax.set(xlabel="clusters, sorted by deniability", ylabel="bits", title="Cluster deniability")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
     artists = DeniabilityArtists(ax, steps, prior, maximum)
     artists.update(np.asarray(entropies, dtype=float), data_entropy, n_categories)
     return artists

@@ -162,7 +162,7 @@ def test_load_csv_refuses_a_missing_path_and_a_wrong_kind(tmp_path):
 
 
 def test_load_builtin_names_what_exists():
-    assert datasets.load_builtin("002 running example").shape == (5, 6)
+    assert datasets.load_builtin("Ruiz (2018) example").shape == (5, 6)
     with pytest.raises(DatasetError, match="dataset must be one of"):
         datasets.load_builtin("nope")
 

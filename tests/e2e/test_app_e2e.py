@@ -29,7 +29,7 @@ def test_app_renders_with_data_and_about_tabs(browser, explorer_server, tmp_path
 
 def test_picking_the_004_example_shows_its_20_rows(app_page, tmp_path):
     select = app_page.locator(".explorer-data-panel .widget-dropdown select").first
-    select.select_option("004 running example")
+    select.select_option("Domingo-Ferrer and Muralidhar (2016) example")
     panel = app_page.locator(".explorer-data-panel")
     expect(panel).to_contain_text("20 records", timeout=30_000)
     preview_rows = panel.locator("table.explorer-preview tbody tr")

@@ -12,7 +12,7 @@ def test_004_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_pa
     open_tab(page, "Permutation")
     panel = page.locator(".explorer-permutation-panel")
     expect(panel).to_be_visible(timeout=30_000)
-    # the default is the 004 running example with the paper's masked Y (Table 5: 6 correct links)
+    # the default is the running example of Domingo-Ferrer and Muralidhar (2016) with the paper's masked Y (Table 5: 6 correct links)
     expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
                                                                     timeout=30_000)
     panel.locator(".explorer-perm-source select").select_option(

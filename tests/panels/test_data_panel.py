@@ -28,7 +28,7 @@ def test_starts_with_adult_in_the_shared_state():
 
 def test_choosing_the_004_example_previews_its_rows():
     panel = DataPanel()
-    panel.dataset.value = "004 running example"
+    panel.dataset.value = "Domingo-Ferrer and Muralidhar (2016) example"
     assert panel.state.dataset.shape == (20, 9)
     assert "103.69" in panel.preview.value
     assert panel.preview.value.split("<tbody>")[1].count("<tr") == 10  # the first 10 rows
@@ -45,13 +45,13 @@ def test_a_good_upload_becomes_the_data_set():
 
 def test_a_bad_upload_shows_its_message_and_keeps_the_previous_data_set():
     panel = DataPanel()
-    panel.dataset.value = "002 running example"
+    panel.dataset.value = "Ruiz (2018) example"
     before = panel.state.dataset
     upload(panel, b"a,b,c\n1,2,3\n4,5\n", name="ragged.csv")
     assert panel.status.is_error
     assert "line 3 has 2 fields" in panel.status.message
     assert panel.state.dataset is before
-    assert panel.dataset.value == "002 running example"
+    assert panel.dataset.value == "Ruiz (2018) example"
 
 
 def test_the_real_content_length_is_used_not_the_claimed_size():
@@ -102,9 +102,9 @@ def test_roles_are_kept_by_the_state_not_in_frame_attrs():
 
 def test_the_data_tab_follows_a_state_changed_elsewhere():
     panel = DataPanel()
-    panel.state.load_config({**panel.state.to_config(), "dataset": "002 running example", "roles": {},
+    panel.state.load_config({**panel.state.to_config(), "dataset": "Ruiz (2018) example", "roles": {},
                              "quasi_identifiers": ["X1"], "sensitive": ["Y1"]})
-    assert panel.dataset.value == "002 running example"
+    assert panel.dataset.value == "Ruiz (2018) example"
     assert panel.quasi_identifier["X1"].value and panel.sensitive["Y1"].value
     assert not panel.sensitive["X1"].value
 
@@ -112,7 +112,7 @@ def test_the_data_tab_follows_a_state_changed_elsewhere():
 def test_switching_data_sets_closes_the_replaced_column_widgets():
     panel = DataPanel()
     old = panel.role["age"]
-    panel.dataset.value = "002 running example"
+    panel.dataset.value = "Ruiz (2018) example"
     assert old.comm is None and old.layout.comm is None           # closed, with its layout
 
 

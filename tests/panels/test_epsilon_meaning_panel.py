@@ -84,3 +84,13 @@ def test_infinite_shared_epsilon_is_refused_in_words():
         s.epsilon = math.inf
     assert s.epsilon == 1.0 and panel.epsilon.value == 1.0
     assert panel.reading.epsilon == 1.0
+
+
+def test_the_view_opens_on_an_attribute_of_the_data_set_and_example3_stays_a_choice():
+    state = AppState(epsilon=1.0)
+    state.select_dataset("UCI Adult")
+    panel = EpsilonMeaningPanel(state)
+    assert panel.attribute.value == "marital-status"
+    assert EXAMPLE3 in panel.attribute.options
+    panel.attribute.value = EXAMPLE3
+    assert panel.reading.prior.tolist() == [0.2] * 5

@@ -174,5 +174,5 @@ def test_lessons_page_lists_the_lessons_in_order_and_steps():
     page.previous.click()
     assert page.selector.value == KEYS[0] and set(page.panels) == {KEYS[0], KEYS[1]}   # built once each
     page.show("nope")
-    assert "No lesson" in page.status.value
+    assert "No lesson" in page.status.message and page.status.is_error
     assert isinstance(lessons_widget(), widgets.VBox)

@@ -90,7 +90,7 @@ def test_sources_and_columns():
 
 
 def test_the_papers_example_chosen_in_the_data_tab_brings_its_masked_version():
-    panel = PermutationPanel(state=_state("004 running example"), source="shared")
+    panel = PermutationPanel(state=_state("Domingo-Ferrer and Muralidhar (2016) example"), source="shared")
     assert panel.method.value == "paper" and panel.analysis.linkage.n_correct == 6
 
 

@@ -219,7 +219,7 @@ def test_switching_data_sets_picks_defaults_and_lowers_k():
     panel = TClosenessPanel(state=state)
     assert panel.quasi_identifiers.value == ("X1", "X2") and panel.sensitive.value == "X3"   # numeric: binned
     assert panel.profile.n_records == 1000 and len(panel.profile.categories) == 5
-    state.dataset = load_builtin("004 running example")
+    state.dataset = load_builtin("Domingo-Ferrer and Muralidhar (2016) example")
     assert panel.k.value == 5 and "k lowered from 50 to 5" in panel.status.message
     assert panel.profile.n_records == 20 and np.all(panel.clustering.sizes >= 5)
 

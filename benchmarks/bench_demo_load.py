@@ -1,0 +1,424 @@
+"""The public demo under load: one visitor's time to the landing view, a burst of visitors, a soak.
+
+    python benchmarks/bench_demo_load.py [--burst 30] [--cap N] [--pool 2] [--soak VISITORS SECONDS]
+                                         [--skip-single] [--out benchmarks/results/demo_load.txt]
+
+Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Chromium
+(Playwright, one browser, a context per visitor).  Prints, never asserts on time:
+
+* where a kernel's start-up goes: the kernel process up to ``kernel_info`` (interpreter,
+  ipykernel, zmq), ``import explorer.app``, ``build_app()`` (the landing view), measured in a
+  real kernel through jupyter_client;
+* one visitor's time from request to the landing view (the Data tab showing UCI Adult's record
+  count), without and with the preheated pool;
+* a burst of ``--burst`` visitors opening the app at once: per-visitor time to a visible app
+  (median / p95 / max), pages rendered, "demo is full" pages (503), blank or timed-out pages,
+  memory per visitor at the landing view (kernel RSS and PSS), kernel CPU seconds per visitor,
+  server + kernels memory at its peak and after everyone left, kernels left running;
+* with ``--soak V S``: V visitors arriving over S seconds, each staying 20-60 s and moving a
+  few controls, then closing the tab: outcomes, kernels left 60 s after the last one left,
+  server memory before / after.
+
+The load average is printed with the figures.  The burst is bounded: a visitor waits at most
+``--visitor-timeout`` seconds (default 240) for a page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _common import tee_stdout  # noqa: E402  (benchmarks/_common.py)
+
+from explorer.demo.kernels import kernel_processes  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
+LANDING_TEXT = "32,561 records"
+MB = 2**20
+
+
+def load() -> str:
+    return "load average %.2f %.2f %.2f" % os.getloadavg()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def quantiles(values: list[float]) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return f"median {statistics.median(ordered):.1f} / p95 {p95:.1f} / max {ordered[-1]:.1f}"
+
+
+# ---------------------------------------------------------------------------------------------- server
+class Server:
+    def __init__(self, *args: str, log: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.log = open(log, "w")
+        env = {**os.environ, "MPLBACKEND": "Agg"}
+        self.process = subprocess.Popen([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser",
+                                         "--port", str(self.port), *args],
+                                        stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=log.parent)
+        import urllib.request
+
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "voila/static/favicon.ico", timeout=5)
+                return
+            except Exception:
+                time.sleep(0.3)
+        raise RuntimeError("the server did not start")
+
+    def kernels(self) -> list[psutil.Process]:
+        return kernel_processes(self.process.pid)
+
+    def memory(self) -> int:
+        """RSS of the server and its kernels."""
+        total = 0
+        for process in [psutil.Process(self.process.pid), *self.kernels()]:
+            try:
+                total += process.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+    def server_rss(self) -> int:
+        return psutil.Process(self.process.pid).memory_info().rss
+
+    def wait_for_kernels(self, count: int, timeout: float) -> float | None:
+        started = time.monotonic()
+        while time.monotonic() - started < timeout:
+            if len(self.kernels()) == count:
+                return time.monotonic() - started
+            time.sleep(0.5)
+        return None
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+# ------------------------------------------------------------------------------------- kernel start-up
+def kernel_startup_breakdown(repeat: int = 3) -> None:
+    from jupyter_client.manager import start_new_kernel
+
+    code = ("import time as _t, sys as _s\n"
+            "_a = _t.perf_counter()\n"
+            "import explorer.app\n"
+            "_b = _t.perf_counter()\n"
+            "_app = explorer.app.build_app()\n"
+            "_c = _t.perf_counter()\n"
+            "_sc, _mp = int('scipy.stats' in _s.modules), int('matplotlib.figure' in _s.modules)\n"
+            "import importlib as _i\n"
+            "[_i.import_module(_m) for _, _m, _ in explorer.app.PANEL_TABS]\n"
+            "_d = _t.perf_counter()\n"
+            "print(f'{_b - _a:.3f} {_c - _b:.3f} {_sc} {_mp} {_d - _c:.3f}')\n")
+    rows = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120,
+                                           env={**os.environ, "MPLBACKEND": "Agg"})
+        ready = time.perf_counter() - started
+        rss_ready = psutil.Process(manager.provisioner.process.pid).memory_info().rss
+        output = []
+        client.execute_interactive(code, output_hook=lambda m: output.append(m["content"].get("text", ""))
+                                   if m["msg_type"] == "stream" else None, timeout=120)
+        imports, build, scipy_loaded, mpl_loaded, panels = "".join(output).split()
+        rss_built = psutil.Process(manager.provisioner.process.pid).memory_info().rss
+        rows.append((ready, float(imports), float(build), rss_ready, rss_built, float(panels), scipy_loaded,
+                     mpl_loaded))
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    med = [statistics.median(r[i] for r in rows) for i in range(6)]
+    print(f"kernel start-up, median of {repeat} ({load()}):")
+    print(f"  kernel process to kernel_info reply (interpreter, ipykernel, zmq): {med[0]:.2f} s, "
+          f"RSS {med[3] / MB:.0f} MB")
+    print(f"  import explorer.app (ipywidgets, pandas, matplotlib.figure via panels._base): {med[1]:.2f} s")
+    print(f"  build_app() (the Data tab and empty slots for the others): {med[2]:.2f} s, "
+          f"kernel RSS then {med[4] / MB:.0f} MB")
+    print(f"  scipy.stats loaded at the landing view: {rows[-1][6] == '1'}; "
+          f"matplotlib.figure loaded: {rows[-1][7] == '1'}")
+    print(f"  importing the other five tabs' modules (build_app did it before this change; now each is "
+          f"imported when its tab first opens): {med[5]:.2f} s")
+
+
+# ------------------------------------------------------------------------------------------- visitors
+async def visit(browser, url: str, timeout: float, stay: float = 0.0, interact: bool = False) -> dict:
+    """One visitor: open the page, wait for the landing view (or the demo-full page), stay, close the tab."""
+    context = await browser.new_context(viewport={"width": 1300, "height": 900})
+    page = await context.new_page()
+    started = time.monotonic()
+    outcome = {"outcome": "blank", "seconds": None}
+    try:
+        response = await page.goto(url, timeout=timeout * 1000)
+        if response is not None and response.status == 503:
+            text = await page.text_content("h1")
+            outcome = {"outcome": "full" if text and "full" in text else "503-other",
+                       "seconds": time.monotonic() - started}
+        else:
+            await page.locator(".explorer-data-panel").filter(has_text=LANDING_TEXT).wait_for(
+                timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
+            outcome = {"outcome": "app", "seconds": time.monotonic() - started}
+            if interact:
+                select = page.locator(".explorer-data-panel .widget-dropdown select").first
+                await select.select_option("004 running example")
+                await page.locator(".lm-TabBar-tab", has_text="Randomized response").first.click()
+                await page.locator(".explorer-rr-panel .explorer-status").wait_for(timeout=60_000)
+            if stay:
+                await asyncio.sleep(stay)
+    except Exception as error:  # a timeout or a closed page: counted as blank
+        outcome["error"] = type(error).__name__
+    finally:
+        try:
+            await page.close(run_before_unload=True)
+            await asyncio.sleep(0.2)
+            await context.close()
+        except Exception:
+            pass
+    return outcome
+
+
+async def burst(url: str, visitors: int, timeout: float, server: Server, hold: bool = True) -> dict:
+    """``visitors`` visitors at once; they stay until all have an outcome, then close their tabs."""
+    from playwright.async_api import async_playwright
+
+    peak = 0
+    done = asyncio.Event()
+
+    async def watch():
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, server.memory())
+            await asyncio.sleep(1.0)
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        contexts = []
+        results: list[dict] = []
+
+        async def one(index: int):
+            context = await browser.new_context(viewport={"width": 1300, "height": 900})
+            page = await context.new_page()
+            contexts.append((context, page))
+            started = time.monotonic()
+            sent: list[float] = []
+            page.on("requestfinished", lambda request: sent.append(time.monotonic() - started)
+                    if request.resource_type == "document" else None)
+            try:
+                response = await page.goto(url, timeout=timeout * 1000)
+                if response is not None and response.status == 503:
+                    results.append({"outcome": "full", "seconds": time.monotonic() - started,
+                                    "retry_after": response.headers.get("retry-after")})
+                    return
+                await page.locator(".explorer-data-panel").filter(has_text=LANDING_TEXT).wait_for(
+                    timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
+                results.append({"outcome": "app", "seconds": time.monotonic() - started,
+                                "html": sent[0] if sent else None})
+            except Exception as error:
+                results.append({"outcome": "blank", "seconds": None, "error": type(error).__name__})
+
+        watcher = asyncio.create_task(watch())
+        started = time.monotonic()
+        await asyncio.gather(*(one(i) for i in range(visitors)))
+        wall = time.monotonic() - started
+        await asyncio.sleep(3)
+        kernels = server.kernels()
+        rss, pss, cpu = [], [], []
+        for kernel in kernels:
+            try:
+                info = kernel.memory_full_info()
+                rss.append(info.rss)
+                pss.append(info.pss)
+                times = kernel.cpu_times()
+                cpu.append(times.user + times.system)
+            except psutil.Error:
+                pass
+        at_landing = server.memory()
+        server_rss = server.server_rss()
+        done.set()
+        await watcher
+        for context, page in contexts:
+            try:
+                await page.close(run_before_unload=True)
+            except Exception:
+                pass
+        await asyncio.sleep(1)
+        for context, _ in contexts:
+            try:
+                await context.close()
+            except Exception:
+                pass
+        await browser.close()
+    return {"results": results, "wall": wall, "rss": rss, "pss": pss, "cpu": cpu, "peak": peak,
+            "at_landing": at_landing, "server_rss": server_rss, "kernels": len(kernels)}
+
+
+def report_burst(label: str, data: dict, visitors: int, pool: int, server: Server, baseline: int) -> None:
+    results = data["results"]
+    app = [r["seconds"] for r in results if r["outcome"] == "app"]
+    full = [r for r in results if r["outcome"] == "full"]
+    blank = [r for r in results if r["outcome"] not in ("app", "full")]
+    print(f"{label}: {visitors} visitors at once ({load()})")
+    print(f"  pages: {len(app)} app, {len(full)} 'demo is full' (503, Retry-After "
+          f"{full[0]['retry_after'] if full else '-'} s), {len(blank)} blank or timed out"
+          + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
+    html = [r["html"] for r in results if r.get("html") is not None]
+    print(f"  time to a visible app (s): {quantiles(app)}; all outcomes within {data['wall']:.0f} s")
+    print(f"  of which the server's part, request to the rendered page fully sent (s): {quantiles(html)}; "
+          f"the rest is the browsers (all {visitors} on this machine's cores) loading the page's scripts")
+    if data["rss"]:
+        print(f"  per kernel at the landing view ({data['kernels']} kernels, {pool} of them the refilled pool): "
+              f"RSS median {statistics.median(data['rss']) / MB:.0f} MB, PSS median "
+              f"{statistics.median(data['pss']) / MB:.0f} MB, CPU median {statistics.median(data['cpu']):.1f} s")
+    per_visitor = (data["at_landing"] - baseline) / max(1, len(app))
+    print(f"  server + kernels: {baseline / MB:.0f} MB before, {data['at_landing'] / MB:.0f} MB at the landing "
+          f"views ({per_visitor / MB:.0f} MB per rendered visitor), peak {data['peak'] / MB:.0f} MB; "
+          f"server alone {data['server_rss'] / MB:.0f} MB")
+    left = server.wait_for_kernels(pool, timeout=60)
+    print(f"  after the tabs closed: {len(server.kernels())} kernels left"
+          + (f" (the pool of {pool}) after {left:.0f} s" if left is not None else " after 60 s")
+          + f"; server + kernels {server.memory() / MB:.0f} MB, server {server.server_rss() / MB:.0f} MB")
+
+
+async def single_visits(url: str, count: int, server: Server, pool: int) -> list[float]:
+    from playwright.async_api import async_playwright
+
+    times = []
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        warm = await visit(browser, url, 120)  # browser cache and server templates warm, as for a returning class
+        server.wait_for_kernels(pool, 30)
+        for _ in range(count):
+            await asyncio.sleep(2)
+            server.wait_for_kernels(pool, 30)  # the pool refilled (or no kernel left)
+            if pool:
+                await asyncio.sleep(6)  # and its kernels have pre-rendered the app
+            result = await visit(browser, url, 120)
+            if result["seconds"] is not None:
+                times.append(result["seconds"])
+        await browser.close()
+    del warm
+    return times
+
+
+async def soak(url: str, visitors: int, seconds: float, server: Server, pool: int) -> None:
+    from playwright.async_api import async_playwright
+
+    rng = random.Random(12)
+    arrivals = sorted(rng.uniform(0, seconds) for _ in range(visitors))
+    stays = [rng.uniform(20, 60) for _ in range(visitors)]
+    server_before = server.server_rss()
+    print(f"soak: {visitors} visitors arriving over {seconds:.0f} s, staying 20-60 s, moving controls ({load()})")
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        started = time.monotonic()
+        peak_kernels = 0
+
+        async def one(arrival: float, stay: float):
+            await asyncio.sleep(max(0.0, arrival - (time.monotonic() - started)))
+            return await visit(browser, url, 240, stay=stay, interact=True)
+
+        async def watch(task):
+            nonlocal peak_kernels
+            while not task.done():
+                peak_kernels = max(peak_kernels, len(server.kernels()))
+                await asyncio.sleep(2)
+
+        gathered = asyncio.ensure_future(asyncio.gather(*(one(a, s) for a, s in zip(arrivals, stays))))
+        await watch(gathered)
+        results = gathered.result()
+        await browser.close()
+    last_left = time.monotonic()
+    app = [r["seconds"] for r in results if r["outcome"] == "app"]
+    full = sum(r["outcome"] == "full" for r in results)
+    blank = [r for r in results if r["outcome"] not in ("app", "full")]
+    print(f"  pages: {len(app)} app, {full} 'demo is full', {len(blank)} blank or failed"
+          + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
+    print(f"  time to a visible app (s): {quantiles(app)}; at most {peak_kernels} kernels at once")
+    time.sleep(max(0.0, 60 - (time.monotonic() - last_left)))
+    left = len(server.kernels())
+    after = server.server_rss()
+    print(f"  60 s after the last visitor left: {left} kernels (the pool is {pool}); server RSS "
+          f"{server_before / MB:.0f} MB before, {after / MB:.0f} MB after ({(after / server_before - 1) * 100:+.0f} %) "
+          f"({load()})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--burst", type=int, default=30)
+    parser.add_argument("--cap", type=int, default=None, help="--max-kernels of the burst's server (default: "
+                        "the machine's default)")
+    parser.add_argument("--pool", type=int, default=2)
+    parser.add_argument("--singles", type=int, default=3, help="single visits measured per configuration")
+    parser.add_argument("--skip-single", action="store_true")
+    parser.add_argument("--soak", type=float, nargs=2, metavar=("VISITORS", "SECONDS"))
+    parser.add_argument("--visitor-timeout", type=float, default=240)
+    parser.add_argument("--out", default=None, help="also write the figures to this file")
+    args = parser.parse_args()
+    logs = Path("/tmp") / f"bench_demo_load_{os.getpid()}"
+    logs.mkdir(exist_ok=True)
+    with tee_stdout(args.out):
+        print(f"bench_demo_load: {psutil.cpu_count()} cores, {psutil.virtual_memory().total / 2**30:.0f} GB, "
+              f"{load()}; server logs in {logs}")
+        if not args.skip_single:
+            kernel_startup_breakdown()
+            for pool in (0, args.pool):
+                server = Server("--pool", str(pool), log=logs / f"single-pool{pool}.log")
+                try:
+                    times = asyncio.run(single_visits(server.url, args.singles, server, pool))
+                finally:
+                    server.stop()
+                print(f"one visitor, request to landing view, preheated pool {pool}: "
+                      + ", ".join(f"{t:.2f}" for t in times) + f" s ({load()})")
+        if args.burst:
+            cap_args = [] if args.cap is None else ["--max-kernels", str(args.cap)]
+            server = Server("--pool", str(args.pool), *cap_args, log=logs / "burst.log")
+            try:
+                server.wait_for_kernels(args.pool, 60)
+                time.sleep(8)
+                baseline = server.memory()
+                from explorer.demo.kernels import default_kernel_cap
+
+                cap = args.cap if args.cap is not None else default_kernel_cap()
+                data = asyncio.run(burst(server.url, args.burst, args.visitor_timeout, server))
+                report_burst(f"burst (kernel cap {cap}, preheated pool {args.pool})", data, args.burst, args.pool,
+                             server, baseline)
+            finally:
+                server.stop()
+        if args.soak:
+            server = Server("--pool", str(args.pool), log=logs / "soak.log")
+            try:
+                server.wait_for_kernels(args.pool, 60)
+                time.sleep(8)
+                asyncio.run(soak(server.url, int(args.soak[0]), args.soak[1], server, args.pool))
+            finally:
+                server.stop()
+
+
+if __name__ == "__main__":
+    main()

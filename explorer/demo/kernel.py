@@ -1,0 +1,145 @@
+"""Kernel-side hardening of the app notebook: no traceback text for the client, work cancelled on shutdown.
+
+The app notebook calls :func:`harden_kernel` first.  In a kernel it
+
+* replaces IPython's ``showtraceback`` (which ipywidgets calls when applying a
+  client's message fails, e.g. a TraitError for min > max) by a function that
+  writes the traceback to the server's log and sends nothing to the page;
+* sends warnings and log records (the comm manager logs "Exception in comm_msg"
+  with its traceback) to the server's log instead of the kernel's ``stderr``,
+  which the kernel would forward to the page;
+* cancels running background work (``BackgroundTask.cancel_all()``) when the
+  kernel is asked to shut down, before its process exits.
+
+The server side (:mod:`explorer.demo.websocket`) also drops ``stderr`` streams and
+redacts error messages, so either layer alone keeps tracebacks from clients.
+Outside a kernel (plain Python, tests) :func:`harden_kernel` does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import traceback
+import warnings
+from typing import Any, TextIO
+
+__all__ = ["harden_kernel", "cancel_background_work", "apply_preheated_query"]
+
+_LOG_NAME = "explorer.kernel"
+
+
+def _server_log_stream() -> TextIO:
+    """The kernel process's original stderr (the server's log), not the one forwarded to the page."""
+    original = getattr(sys.stderr, "_original_stdstream_copy", None)
+    if isinstance(original, int):
+        try:
+            return os.fdopen(os.dup(original), "w", buffering=1, errors="replace")
+        except OSError:
+            pass
+    return sys.__stderr__
+
+
+def cancel_background_work() -> int:
+    """Cancel every running ``BackgroundTask`` of this kernel, if the panels offer it.
+
+    Returns
+    -------
+    int
+        1 if ``BackgroundTask.cancel_all`` exists and was called, else 0.
+    """
+    module = sys.modules.get("explorer.panels._base")
+    cancel_all = getattr(getattr(module, "BackgroundTask", None), "cancel_all", None)
+    if cancel_all is None:
+        return 0
+    try:
+        cancel_all()
+    except Exception:  # shutting down: never let this stop the kernel from exiting
+        logging.getLogger(_LOG_NAME).exception("cancelling background work failed")
+    return 1
+
+
+def harden_kernel(shell: Any | None = None) -> bool:
+    """Install the hooks described in the module docstring in the running IPython kernel.
+
+    Parameters
+    ----------
+    shell : IPython InteractiveShell, optional
+        Default: ``get_ipython()``.
+
+    Returns
+    -------
+    bool
+        True if hooks were installed (False outside a kernel).
+    """
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return False
+        shell = get_ipython()
+    kernel = getattr(shell, "kernel", None)
+    if shell is None or kernel is None or getattr(shell, "_explorer_hardened", False):
+        return False
+    stream = _server_log_stream()
+    handler = logging.StreamHandler(stream)
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(logging.Formatter("[kernel %(process)d] %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    for existing in list(root.handlers):
+        root.removeHandler(existing)
+    root.addHandler(handler)
+    for name in ("IPKernelApp", "Comm", "traitlets"):
+        logger = logging.getLogger(name)
+        for existing in list(logger.handlers):
+            if isinstance(existing, logging.StreamHandler):
+                logger.removeHandler(existing)
+        logger.propagate = True
+    log = logging.getLogger(_LOG_NAME)
+
+    def showtraceback(*args: Any, **kwargs: Any) -> None:
+        etype, value, tb = sys.exc_info()
+        log.error("error while handling a client message:\n%s",
+                  "".join(traceback.format_exception(etype, value, tb)) if etype else "(no exception)")
+
+    def showwarning(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+                    line: str | None = None) -> None:
+        log.warning("%s", warnings.formatwarning(message, category, filename, lineno, line).rstrip())
+
+    shell.showtraceback = showtraceback
+    shell.showsyntaxerror = showtraceback
+    warnings.showwarning = showwarning
+
+    do_shutdown = kernel.do_shutdown
+
+    def shutdown_with_cancel(restart: bool) -> Any:
+        cancel_background_work()
+        return do_shutdown(restart)
+
+    kernel.do_shutdown = shutdown_with_cancel
+    shell._explorer_hardened = True
+    return True
+
+
+def apply_preheated_query(app: Any) -> None:
+    """In a preheated Voilà kernel, wait for the visitor's request and apply its ``?config=``.
+
+    A preheated kernel runs the notebook before anyone asks for it, so the page's
+    query string is not in its environment; Voilà hands it over when the kernel is
+    given to a visitor (``voila.utils.get_query_string``).  Outside preheating this
+    does nothing (``build_app`` already read ``QUERY_STRING``).
+    """
+    if os.environ.get("VOILA_PREHEAT") != "True":
+        return
+    from voila.utils import get_query_string
+
+    from explorer.errors import ExplorerError
+
+    query = get_query_string() or ""
+    if not query:
+        return
+    try:
+        app.load_query_string(query)
+    except ExplorerError as error:
+        app.status.error(f"The configuration in the address was not applied: {error}")

@@ -1,0 +1,137 @@
+"""Kernels of a public demo: culled once their page is gone, busy or not, and capped in number.
+
+jupyter_server culls a kernel after ``cull_idle_timeout`` seconds without kernel
+activity, and never a busy one unless ``cull_busy`` (which would also cull a
+visitor's long computation).  A kernel whose page has gone (tab closed without the
+shutdown request arriving, network gone) is culled here after
+``cull_unconnected_timeout`` seconds without a connection and without kernel
+activity, busy or idle: it is the case of the kernel that stayed busy for 36
+minutes with nobody connected.  A kernel whose page never connected (the visitor
+left while it loaded) gets ``cull_never_connected_timeout``: longer, because under
+load a browser may take minutes to load the page's scripts and connect.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+from jupyter_server._tz import utcnow
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_core.utils import ensure_async
+from traitlets import Float
+
+__all__ = ["DemoKernelManager", "default_kernel_cap", "kernel_processes", "KERNEL_MEMORY_BYTES"]
+
+#: Budget per live kernel for the default cap: the app's kernel at its landing view
+#: measures about 190 MB (benchmarks/results/demo_load.txt); the rest is headroom for a
+#: visitor's computation and plots.
+KERNEL_MEMORY_BYTES = 400 * 2**20
+#: Kernels per CPU core for the default cap (most sit idle; their start-up and a visitor's
+#: computations are what take the cores).
+KERNELS_PER_CORE = 15
+#: Memory kept for the server itself, the operating system and the reverse proxy.
+RESERVED_BYTES = 2 * 2**30
+
+
+def default_kernel_cap(total_bytes: int | None = None, cores: int | None = None) -> int:
+    """The default cap on live kernels: the machine's memory over a per-kernel budget, and
+    at most ``KERNELS_PER_CORE`` per core.
+
+    Parameters
+    ----------
+    total_bytes : int, optional
+        Physical memory in bytes (default: this machine's).
+    cores : int, optional
+        CPU cores (default: this machine's).
+
+    Returns
+    -------
+    int
+        ``max(1, min((total_bytes - RESERVED_BYTES) // KERNEL_MEMORY_BYTES, KERNELS_PER_CORE * cores))``.
+
+    Notes
+    -----
+    Memory alone allows 55 kernels on a 2-core, 24 GB machine, but the soak of
+    ``benchmarks/bench_demo_load.py`` showed the two cores swamped well before that; a burst of 30
+    visitors on those two cores all rendered.
+
+    Examples
+    --------
+    >>> default_kernel_cap(24 * 2**30, cores=8)
+    56
+    >>> default_kernel_cap(24 * 2**30, cores=2)
+    30
+    >>> default_kernel_cap(2**30, cores=2)
+    1
+    """
+    if total_bytes is None:
+        total_bytes = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    if cores is None:
+        cores = os.cpu_count() or 1
+    by_memory = (int(total_bytes) - RESERVED_BYTES) // KERNEL_MEMORY_BYTES
+    return max(1, min(by_memory, KERNELS_PER_CORE * int(cores)))
+
+
+class DemoKernelManager(AsyncMappingKernelManager):
+    """jupyter_server's kernel manager, plus culling of kernels that lost their page."""
+
+    cull_unconnected_timeout = Float(
+        60.0, config=True,
+        help="Cull a kernel (busy or idle) after this many seconds with no websocket connection and "
+             "no kernel activity, once a page has been connected to it; 0 disables.")
+    cull_never_connected_timeout = Float(
+        300.0, config=True,
+        help="Cull a kernel (busy or idle) that no page ever connected to after this many seconds without "
+             "kernel activity; 0 disables.")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._connected_once: set[str] = set()
+
+    def notify_connect(self, kernel_id: str) -> None:
+        super().notify_connect(kernel_id)
+        self._connected_once.add(kernel_id)
+
+    def remove_kernel(self, kernel_id: str) -> object:
+        self._connected_once.discard(kernel_id)
+        return super().remove_kernel(kernel_id)
+
+    def notify_page_left(self, kernel_id: str) -> None:
+        """A page's websocket closed: the unconnected clock starts now."""
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None and self._kernel_connections.get(kernel_id, 0) <= 0:
+            kernel.last_activity = utcnow()
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None:
+            return
+        timeout = (self.cull_unconnected_timeout if kernel_id in self._connected_once
+                   else self.cull_never_connected_timeout)
+        if timeout > 0 and not self._kernel_connections.get(kernel_id, 0) and hasattr(kernel, "last_activity"):
+            quiet = utcnow() - kernel.last_activity
+            if quiet > timedelta(seconds=timeout):
+                self.log.warning("Culling %s kernel %s: no page connected and no activity for %d s "
+                                 "(%s)", getattr(kernel, "execution_state", "?"), kernel_id, quiet.total_seconds(),
+                                 "its page left" if kernel_id in self._connected_once else "no page ever connected")
+                await ensure_async(self.shutdown_kernel(kernel_id))
+                return
+        await super().cull_kernel_if_idle(kernel_id)
+
+
+def kernel_processes(server_pid: int) -> list:
+    """The live ipykernel processes under the server process ``server_pid`` (psutil.Process objects).
+
+    For operators and the benchmarks: Voilà does not list its kernels over HTTP.
+    """
+    import psutil
+
+    found = []
+    for child in psutil.Process(server_pid).children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "ipykernel" in " ".join(child.cmdline()):
+                found.append(child)
+        except psutil.Error:  # it exited meanwhile
+            pass
+    return found

@@ -1,0 +1,231 @@
+"""The Voilà server of the explorer, with the fixes a public demo needs.
+
+:class:`DemoVoila` is Voilà's application with four handlers replaced:
+
+* the page handler refuses a new visitor with ``503 Service Unavailable``, a
+  ``Retry-After`` header and a page saying the demo is full once ``kernel_cap``
+  visitors' kernels are live, and it issues the ``_xsrf`` cookie that Voilà's
+  page sends back with its shutdown request when the tab closes (without it the
+  request was refused and the kernel lived on until the culler came);
+* the template static-file handler answers ``404`` to a malformed or traversing
+  path (Voilà's raised an AssertionError: ``500``);
+* the shutdown handler answers ``404`` for a kernel that is not running;
+* the kernel websocket uses :class:`~explorer.demo.websocket.SafeKernelWebsocketConnection`
+  (set in :func:`explorer.cli.voila_config`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import time
+from typing import Any
+
+import tornado.web
+from jupyter_core.utils import ensure_async
+from traitlets import Float, Int
+from voila.app import Voila
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.static_file_handler import TemplateStaticFileHandler
+from voila.tornado.handler import TornadoVoilaHandler
+
+__all__ = ["DemoVoila", "CappedVoilaHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML"]
+
+#: What Voilà's page, ipywidgets and ipympl need and nothing else.  Voilà's template
+#: loads its bundles from the server and runs inline bootstrap scripts; widget views set
+#: inline styles; Voilà's "lab" template takes the Font Awesome icons (buttons, ipympl's
+#: toolbar) from jsDelivr; ipympl draws PNG frames from ``blob:``/``data:`` URLs; downloads
+#: are ``data:`` links.  Websockets and the shutdown beacon go to the same origin.
+FONT_CDN = "https://cdn.jsdelivr.net"
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+    f"style-src 'self' 'unsafe-inline' {FONT_CDN}",
+    "img-src 'self' data: blob:",
+    f"font-src 'self' data: {FONT_CDN}",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+])
+
+DEMO_FULL_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="refresh" content="{retry}">
+<title>The demo is full</title></head>
+<body style="font-family:sans-serif;max-width:40em;margin:4em auto;line-height:1.5">
+<h1>The demo is full</h1>
+<p>The privacy explorer is serving as many visitors as this server can hold ({cap}) right now.
+Please try again in {retry} seconds: this page reloads itself then.</p>
+<p>To run it on your own computer: <code>pip install privacy-explorer</code>, then
+<code>privacy-explorer</code>.</p>
+</body></html>
+"""
+
+#: Longest expected wait for a kernel start (seconds) before new visitors are told the demo is full.
+DEFAULT_MAX_WAIT = 90.0
+
+_TEMPLATE_PATH = re.compile(r"^[A-Za-z0-9_.-]+/static/[A-Za-z0-9_./@~+-]+$")
+
+
+def visitor_kernel_count(kernel_manager: Any) -> int:
+    """Live kernels minus the preheated ones still waiting in Voilà's pool."""
+    live = len(kernel_manager.list_kernel_ids())
+    pooled = 0
+    for pool in getattr(kernel_manager, "_pools", {}).values():
+        pooled += sum(1 for task in pool if task.done() and not task.cancelled() and task.exception() is None)
+    return max(0, live - pooled)
+
+
+class CappedVoilaHandler(TornadoVoilaHandler):
+    """Voilà's page, refused with a "demo is full" page beyond the kernel cap."""
+
+    #: Pages admitted whose kernel may not be listed yet (their rendering has not finished).
+    admitting = 0
+    _starting: asyncio.Semaphore | None = None
+
+    def initialize(self, **kwargs: Any) -> None:
+        self.kernel_cap = int(kwargs.pop("kernel_cap", 0))
+        self.retry_after = int(kwargs.pop("retry_after", 60))
+        self.max_starting = int(kwargs.pop("max_starting", 0))
+        self.max_wait = float(kwargs.pop("max_wait", DEFAULT_MAX_WAIT))
+        self._gone = asyncio.Event()
+        super().initialize(**kwargs)
+
+    def on_connection_close(self) -> None:
+        self._gone.set()
+        super().on_connection_close()
+
+    def _pool_ready(self) -> bool:
+        pools = getattr(self.kernel_manager, "_pools", {})
+        return any(task.done() for pool in pools.values() for task in pool)
+
+    async def _render(self, path: str | None) -> None:
+        """Voilà's rendering; at most ``max_starting`` kernels start and run the notebook at once.
+
+        Thirty kernels starting together on two cores all finish late (and Voilà's time limits
+        start to fail them); queued, the first visitors get their page early.  A visitor served
+        from the preheated pool does not queue.  When a new visitor's expected wait (visitors
+        waiting / ``max_starting`` x the recent rendering time) exceeds ``max_wait``, they get
+        the "demo is full" page at once rather than a page that would time out.
+        """
+        if self.max_starting <= 0 or self._pool_ready():
+            await super().get(path)
+            return
+        if CappedVoilaHandler._starting is None:
+            CappedVoilaHandler._starting = asyncio.Semaphore(self.max_starting)
+        CappedVoilaHandler.waiting += 1
+        acquire = asyncio.ensure_future(CappedVoilaHandler._starting.acquire())
+        gone = asyncio.ensure_future(self._gone.wait())
+        try:
+            await asyncio.wait({acquire, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            CappedVoilaHandler.waiting -= 1
+            gone.cancel()
+        if not acquire.done() or acquire.cancelled():
+            acquire.cancel()  # the visitor left while in line: no kernel is started for them
+            return
+        if self._gone.is_set():
+            CappedVoilaHandler._starting.release()
+            return
+        started = time.monotonic()
+        try:
+            await super().get(path)
+        finally:
+            CappedVoilaHandler._starting.release()
+            CappedVoilaHandler.render_seconds += 0.2 * (time.monotonic() - started
+                                                        - CappedVoilaHandler.render_seconds)
+
+    #: Pages waiting for their turn to start a kernel.
+    waiting = 0
+    #: Moving average of a page's rendering time (kernel start and notebook run), seconds.
+    render_seconds = 5.0
+
+    def _full(self) -> str | None:
+        """Why a new visitor cannot be served now, or None."""
+        if self.kernel_cap > 0:
+            busy = visitor_kernel_count(self.kernel_manager) + CappedVoilaHandler.admitting
+            if busy >= self.kernel_cap:
+                return f"{busy} of {self.kernel_cap} kernels"
+        if self.max_starting > 0 and not self._pool_ready():
+            wait = (CappedVoilaHandler.waiting + 1) / self.max_starting * CappedVoilaHandler.render_seconds
+            if wait > self.max_wait:
+                return (f"{CappedVoilaHandler.waiting} visitors waiting for a kernel, about {wait:.0f} s "
+                        f"for a new one")
+        return None
+
+    @tornado.web.authenticated
+    async def get(self, path: str | None = None) -> None:
+        renders = not (self.notebook_path and path)
+        reason = self._full() if renders else None
+        if reason is not None:
+            self.log.warning("Demo full (%s): 503 for a new visitor", reason)
+            self.set_status(503)
+            self.set_header("Retry-After", str(self.retry_after))
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(DEMO_FULL_HTML.format(retry=self.retry_after,
+                                              cap=html.escape(str(self.kernel_cap or "its limit"))))
+            return
+        if renders:
+            self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
+        CappedVoilaHandler.admitting += renders
+        try:
+            if renders:
+                await self._render(path)
+            else:
+                await super().get(path)
+        finally:
+            CappedVoilaHandler.admitting -= renders
+
+
+class SafeTemplateStaticFileHandler(TemplateStaticFileHandler):
+    """Voilà's template static files; a malformed or traversing path is a 404, not a 500."""
+
+    def parse_url_path(self, path: str) -> str:
+        parts = path.split("/")
+        if not _TEMPLATE_PATH.match(path) or any(part in ("", ".", "..") for part in parts):
+            raise tornado.web.HTTPError(404)
+        return super().parse_url_path(path)
+
+
+class KnownKernelShutdownHandler(VoilaShutdownKernelHandler):
+    """The page's shutdown request; 404 for a kernel that is not running."""
+
+    @tornado.web.authenticated
+    async def post(self, kernel_id: str) -> None:
+        if kernel_id not in self.kernel_manager:
+            raise tornado.web.HTTPError(404)
+        started = time.monotonic()
+        await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+        self.log.info("Kernel %s shut down at its page's request in %.1f s", kernel_id, time.monotonic() - started)
+        self.set_status(204)
+        self.finish()
+
+
+class DemoVoila(Voila):
+    """Voilà with a kernel cap, the shutdown fix and 4xx for malformed paths."""
+
+    kernel_cap = Int(0, config=True, help="Most visitors' kernels at once (0: no cap); beyond, a 503 page.")
+    retry_after = Int(60, config=True, help="Seconds a refused visitor is told to wait (Retry-After).")
+    max_starting = Int(0, config=True, help="Most kernels starting and running the notebook at once; more "
+                       "visitors wait in line (0: no limit).")
+    max_wait = Float(DEFAULT_MAX_WAIT, config=True,
+                     help="A visitor whose expected wait in that line exceeds this many seconds gets the "
+                          "'demo is full' page at once.")
+
+    def init_handlers(self) -> list:
+        replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
+                    VoilaShutdownKernelHandler: KnownKernelShutdownHandler}
+        handlers = []
+        for spec in super().init_handlers():
+            pattern, handler, *rest = spec
+            if handler is TornadoVoilaHandler:
+                kwargs = {**(rest[0] if rest else {}), "kernel_cap": self.kernel_cap, "retry_after": self.retry_after,
+                          "max_starting": self.max_starting, "max_wait": self.max_wait}
+                handlers.append((pattern, CappedVoilaHandler, kwargs))
+            else:
+                handlers.append((pattern, replaced.get(handler, handler), *rest))
+        return handlers

@@ -1,0 +1,314 @@
+"""The public-demo pieces without a server: frame checks, traceback scrubbing, settings, the kernel hooks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from jupyter_client.session import Session
+from jupyter_server.services.kernels.connection.base import serialize_msg_to_ws_v1
+from traitlets.utils.importstring import import_item
+
+from explorer import cli
+from explorer.demo import kernel as kernel_hooks
+from explorer.demo.kernels import KERNEL_MEMORY_BYTES, KERNELS_PER_CORE, RESERVED_BYTES, default_kernel_cap
+from explorer.demo.server import CONTENT_SECURITY_POLICY, SafeTemplateStaticFileHandler
+from explorer.demo.websocket import (MAX_BUFFERS, REDACTED, MalformedFrame, SafeKernelWebsocketConnection,
+                                     parse_v1_frame)
+
+ROOT = Path(__file__).resolve().parents[1]
+SESSION = Session(key=b"")
+
+
+def _frame(msg_type="comm_msg", content=None, channel="shell", buffers=()):
+    msg = SESSION.msg(msg_type, content or {"comm_id": "abc", "data": {}})
+    parts = [SESSION.pack(msg["header"]), SESSION.pack(msg["parent_header"]), SESSION.pack(msg["metadata"]),
+             SESSION.pack(msg["content"]), *buffers]
+    return serialize_msg_to_ws_v1(parts, channel)
+
+
+def test_a_well_formed_frame_is_split_like_jupyter_server_does():
+    channel, parts, header = parse_v1_frame(_frame(buffers=[b"\x00\x01", b""]))
+    assert channel == "shell" and header["msg_type"] == "comm_msg"
+    assert len(parts) == 6 and parts[4:] == [b"\x00\x01", b""]
+    assert json.loads(parts[3])["comm_id"] == "abc"
+
+
+@pytest.mark.parametrize("frame, reason", [
+    ((1 << 40).to_bytes(8, "little") + bytes(8), "offset count 1099511627776"),  # the frame of the issue
+    (b"\x06" + bytes(6), "no offset count"),
+    ((6).to_bytes(8, "little") + bytes(8), "shorter than its offset table"),
+    ((6 + MAX_BUFFERS + 1).to_bytes(8, "little"), "offset count"),
+    ((2).to_bytes(8, "little") + (24).to_bytes(8, "little") + (29).to_bytes(8, "little") + b"shell", "offset count"),
+    ("{\"channel\": \"shell\"}", "binary"),
+])
+def test_malformed_frames_are_refused_before_any_offset_list_is_built(frame, reason):
+    with pytest.raises(MalformedFrame, match=reason):
+        parse_v1_frame(frame)
+
+
+def test_offsets_out_of_order_or_out_of_the_frame_are_refused():
+    good = bytearray(_frame())
+    for index, value in [(2, 10**12), (3, 0), (1, 8)]:  # an offset beyond the end, backwards, into the table
+        bad = bytearray(good)
+        bad[8 * index:8 * (index + 1)] = value.to_bytes(8, "little")
+        with pytest.raises(MalformedFrame, match="offsets"):
+            parse_v1_frame(bytes(bad))
+    truncated = bytes(good[:-3])
+    with pytest.raises(MalformedFrame, match="offsets"):
+        parse_v1_frame(truncated)
+
+
+def test_unknown_channels_and_headers_without_msg_type_are_refused():
+    with pytest.raises(MalformedFrame, match="unknown channel"):
+        parse_v1_frame(_frame(channel="shelly"))
+    parts = [b"[1, 2]", b"{}", b"{}", b"{}"]
+    with pytest.raises(MalformedFrame, match="msg_type"):
+        parse_v1_frame(serialize_msg_to_ws_v1(parts, "shell"))
+    with pytest.raises(MalformedFrame, match="not JSON"):
+        parse_v1_frame(serialize_msg_to_ws_v1([b"\xff{", b"{}", b"{}", b"{}"], "shell"))
+
+
+class _Scrubber:
+    """Just enough of a connection for SafeKernelWebsocketConnection._scrub."""
+    session = SESSION
+    _scrub = SafeKernelWebsocketConnection._scrub
+
+
+def _kernel_message(msg_type, content):
+    return SESSION.serialize(SESSION.msg(msg_type, content))  # [DELIM, signature, header, parent, metadata, content]
+
+
+def test_tracebacks_and_stderr_never_leave_for_the_client():
+    scrub = _Scrubber()
+    assert scrub._scrub(_kernel_message("stream", {"name": "stderr", "text": "UserWarning: /srv/x.py"})) is None
+    stdout = _kernel_message("stream", {"name": "stdout", "text": "hello"})
+    assert scrub._scrub(stdout) is stdout
+    error = {"ename": "TraitError", "evalue": "min > max", "traceback": ["\x1b[0;31mFile /srv/app.py"]}
+    for msg_type, content in [("error", error), ("comm_info_reply", {"status": "error", **error})]:
+        scrubbed = scrub._scrub(_kernel_message(msg_type, content))
+        assert len(scrubbed) == 6 and scrubbed[0] == b"<IDS|MSG>"  # still a kernel message jupyter_server reads
+        sent = SESSION.unpack(scrubbed[5])
+        assert sent["traceback"] == [] and sent["evalue"] == REDACTED and sent["ename"] == "Error"
+        assert b"/srv" not in b"".join(scrubbed)
+    ok_reply = _kernel_message("kernel_info_reply", {"status": "ok", "banner": "x"})
+    assert scrub._scrub(ok_reply) is ok_reply
+
+
+def test_traversing_template_paths_are_refused_with_404():
+    import tornado.web
+
+    handler = SafeTemplateStaticFileHandler.__new__(SafeTemplateStaticFileHandler)
+    for path in ["../../../../etc/passwd", "lab/static/../../../etc/passwd", "lab", "lab/static/", "lab/x/y.js",
+                 "lab/static//etc/passwd"]:
+        with pytest.raises(tornado.web.HTTPError) as raised:
+            handler.parse_url_path(path)
+        assert raised.value.status_code == 404
+
+
+def test_the_default_kernel_cap_follows_the_machines_memory():
+    assert default_kernel_cap(RESERVED_BYTES + 10 * KERNEL_MEMORY_BYTES, cores=64) == 10
+    assert default_kernel_cap(RESERVED_BYTES, cores=64) == 1
+    assert default_kernel_cap(RESERVED_BYTES + 100 * KERNEL_MEMORY_BYTES, cores=2) == 2 * KERNELS_PER_CORE
+    assert default_kernel_cap() >= 1
+
+
+def test_the_demo_profile_settings():
+    config = cli.voila_config(port=9999, open_browser=False, demo=True, max_kernels=7, pool=3)
+    assert config.DemoVoila.kernel_cap == 7
+    assert config.VoilaConfiguration.preheat_kernel is True and config.VoilaConfiguration.default_pool_size == 3
+    assert config.VoilaExecutor.iopub_timeout >= 60
+    assert config.MappingKernelManager.allow_tracebacks is False
+    assert config.DemoKernelManager.cull_unconnected_timeout > 0
+    headers = config.Voila.tornado_settings["headers"]
+    assert headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert "default-src 'self'" in CONTENT_SECURITY_POLICY and "object-src 'none'" in CONTENT_SECURITY_POLICY
+    assert config.Voila.tornado_settings["websocket_max_message_size"] > cli.DEFAULT_MAX_BYTES
+    for name in (config.Voila.kernel_websocket_connection_class,
+                 config.VoilaConfiguration.multi_kernel_manager_class):
+        import_item(name)
+    default = cli.voila_config(open_browser=False, demo=True)
+    assert default.DemoVoila.kernel_cap == default_kernel_cap()
+    assert default.VoilaConfiguration.default_pool_size == cli.DEMO_POOL_SIZE
+    plain = cli.voila_config(open_browser=False)
+    assert plain.DemoVoila.kernel_cap == 0 and "preheat_kernel" not in plain.VoilaConfiguration
+    assert "headers" not in plain.Voila.tornado_settings
+    with pytest.raises(ValueError, match="max_kernels"):
+        cli.voila_config(demo=True, max_kernels=-1)
+
+
+def test_cli_refuses_negative_caps_and_pools(capsys):
+    assert cli.main(["--demo", "--max-kernels", "-1", "--no-browser"]) == 2
+    assert "--max-kernels must be >= 0, got -1" in capsys.readouterr().err
+    assert cli.main(["--pool", "-2", "--no-browser"]) == 2
+    assert "--pool must be >= 0, got -2" in capsys.readouterr().err
+
+
+def test_binder_config_names_classes_that_exist(tmp_path):
+    subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], check=True, capture_output=True,
+                   env={**os.environ, "NB_PYTHON_PREFIX": str(tmp_path)})
+    config = json.loads((tmp_path / "etc" / "jupyter" / "jupyter_server_config.json").read_text())
+    import_item(config["ServerApp"]["kernel_manager_class"])
+    assert config["MappingKernelManager"]["cull_idle_timeout"] > 0
+    assert config["DemoKernelManager"]["cull_unconnected_timeout"] > 0
+
+
+def test_kernel_hooks_do_nothing_outside_a_kernel():
+    assert kernel_hooks.harden_kernel() is False
+
+
+class _FakeKernel:
+    def __init__(self):
+        self.shutdowns = []
+
+    def do_shutdown(self, restart):
+        self.shutdowns.append(restart)
+        return {"status": "ok", "restart": restart}
+
+
+class _FakeShell:
+    def __init__(self):
+        self.kernel = _FakeKernel()
+
+
+def test_kernel_hooks_log_tracebacks_and_cancel_background_work_at_shutdown(monkeypatch):
+    import logging
+    import warnings
+
+    import explorer.panels._base as base
+
+    monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # restored after the test
+
+    cancelled = []
+    monkeypatch.setattr(base.BackgroundTask, "cancel_all", classmethod(lambda cls: cancelled.append(cls)),
+                        raising=False)
+    root = logging.getLogger()
+    saved = list(root.handlers)
+    shell = _FakeShell()
+    records = []
+    try:
+        assert kernel_hooks.harden_kernel(shell) is True
+        assert kernel_hooks.harden_kernel(shell) is False  # once
+        monkeypatch.setattr(root.handlers[0], "emit", records.append)
+        try:
+            raise ValueError("min > max")
+        except ValueError:
+            shell.showtraceback()
+        assert "ValueError: min > max" in records[-1].getMessage()
+        assert shell.kernel.do_shutdown(False) == {"status": "ok", "restart": False}
+        assert cancelled == [base.BackgroundTask] and shell.kernel.shutdowns == [False]
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in saved:
+            root.addHandler(handler)
+
+
+def test_kernels_whose_page_left_are_culled_busy_or_idle_but_not_while_a_page_loads():
+    import asyncio
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from jupyter_server._tz import utcnow
+
+    from explorer.demo.kernels import DemoKernelManager
+
+    manager = DemoKernelManager(cull_unconnected_timeout=60, cull_never_connected_timeout=300,
+                                cull_idle_timeout=600)
+    shut = []
+
+    async def shutdown_kernel(kernel_id, *args, **kwargs):
+        shut.append(kernel_id)
+
+    manager.shutdown_kernel = shutdown_kernel
+    quiet = utcnow() - timedelta(seconds=90)
+    for kernel_id in ("left-busy", "loading", "connected-busy"):
+        manager._kernels[kernel_id] = SimpleNamespace(last_activity=quiet, execution_state="busy",
+                                                      kernel_name="python3",
+                                                      kernel_spec=SimpleNamespace(metadata={}))
+        manager._kernel_connections[kernel_id] = 0
+    manager.notify_connect("left-busy")
+    manager.notify_disconnect("left-busy")
+    manager._kernels["left-busy"].last_activity = quiet  # the page left 90 s ago
+    manager.notify_connect("connected-busy")
+
+    async def cull_all():
+        for kernel_id in list(manager._kernels):
+            await manager.cull_kernel_if_idle(kernel_id)
+
+    asyncio.run(cull_all())
+    assert shut == ["left-busy"]  # "loading": its page never connected yet; "connected-busy": a visitor is there
+
+
+def test_a_new_visitor_is_refused_at_the_cap_or_when_the_expected_wait_is_long(monkeypatch):
+    from types import SimpleNamespace
+
+    from explorer.demo.server import CappedVoilaHandler
+
+    kernels = ["a", "b", "c"]
+
+    class Handler(CappedVoilaHandler):
+        kernel_manager = SimpleNamespace(list_kernel_ids=lambda: list(kernels), _pools={})
+
+    handler = Handler.__new__(Handler)
+    handler.kernel_cap, handler.max_starting, handler.max_wait = 4, 2, 90.0
+    monkeypatch.setattr(CappedVoilaHandler, "admitting", 0)
+    monkeypatch.setattr(CappedVoilaHandler, "waiting", 0)
+    monkeypatch.setattr(CappedVoilaHandler, "render_seconds", 10.0)
+    assert handler._full() is None
+    CappedVoilaHandler.admitting = 1  # a page being rendered counts before its kernel is listed
+    assert handler._full() == "4 of 4 kernels"
+    CappedVoilaHandler.admitting = 0
+    handler.kernel_cap = 0
+    CappedVoilaHandler.waiting = 17  # (17 + 1) / 2 slots x 10 s = 90 s: still served
+    assert handler._full() is None
+    CappedVoilaHandler.waiting = 18  # 95 s
+    assert "about 95 s" in handler._full()
+    CappedVoilaHandler.render_seconds = 2.0  # a quiet machine serves the same line in time
+    assert handler._full() is None
+    handler.max_starting = 0  # no line: always served
+    CappedVoilaHandler.render_seconds = 100.0
+    assert handler._full() is None
+
+
+def test_a_visitor_who_leaves_while_in_line_starts_no_kernel(monkeypatch):
+    import asyncio
+    from types import SimpleNamespace
+
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    from explorer.demo.server import CappedVoilaHandler
+
+    rendered = []
+
+    async def fake_get(self, path=None):
+        rendered.append(path)
+
+    monkeypatch.setattr(TornadoVoilaHandler, "get", fake_get)
+
+    class Handler(CappedVoilaHandler):
+        kernel_manager = SimpleNamespace(list_kernel_ids=lambda: [], _pools={})
+
+    async def scenario():
+        monkeypatch.setattr(CappedVoilaHandler, "_starting", asyncio.Semaphore(1))
+        monkeypatch.setattr(CappedVoilaHandler, "waiting", 0)
+        await CappedVoilaHandler._starting.acquire()  # the only slot is taken
+        leaving, staying = Handler.__new__(Handler), Handler.__new__(Handler)
+        for handler in (leaving, staying):
+            handler.max_starting, handler._gone = 1, asyncio.Event()
+        first = asyncio.ensure_future(leaving._render("left"))
+        second = asyncio.ensure_future(staying._render("stayed"))
+        await asyncio.sleep(0.01)
+        assert CappedVoilaHandler.waiting == 2
+        leaving._gone.set()  # the first visitor closes the tab while in line
+        await asyncio.sleep(0.01)
+        assert first.done() and CappedVoilaHandler.waiting == 1
+        CappedVoilaHandler._starting.release()
+        await asyncio.wait_for(second, 1)
+        assert CappedVoilaHandler.waiting == 0 and not CappedVoilaHandler._starting.locked()
+
+    asyncio.run(scenario())
+    assert rendered == ["stayed"]
