@@ -299,8 +299,8 @@ def plot_curves(ax: Axes, curves: Sequence[Curve], labels: Sequence[str], *, log
     if log:
         ax.set_yscale("log")
     ax.grid(True, alpha=0.3)
-    note = ax.text(0.01, 0.02, "", transform=ax.transAxes, fontsize=8, color="#555555")
-    ax.legend(loc="best", fontsize=8)
+    note = ax.text(0.01, 0.02, "", transform=ax.transAxes, fontsize=9, color="#555555")
+    ax.legend(loc="best", fontsize=9)
     artists = CurveArtists(ax, lines, limits, cross, note, kind, log, list(labels))
     artists.update(curves, crossings=crossings, title=title)
     return artists
@@ -328,12 +328,12 @@ class CalibrationArtists:
         # Name the points of a comparison; a sweep's points are named by the parameter labels of the path.
         named = [] if path or len(points) > 4 else points
         self.point_labels = self._annotations(self.point_labels, [(p.label, p.risk, p.loss) for p in named],
-                                              offset=(5, 5), fontsize=8)
+                                              offset=(5, 5), fontsize=9)
         path_xy = np.array([[p.risk, p.loss] for p in path], dtype=float).reshape(-1, 2)
         self.path.set_data(path_xy[:, 0], path_xy[:, 1])
         self.path_labels = self._annotations(
             self.path_labels, [(f"{p.parameter:g}", p.risk, p.loss) for p in path if p.parameter is not None],
-            offset=(-4, -11), fontsize=7, color="#555555")
+            offset=(-4, -12), fontsize=9, color="#555555")
         if target is None or not math.isfinite(target):
             self.target.set_visible(False)
         else:
@@ -410,7 +410,7 @@ def plot_calibration(ax: Axes, points: Sequence[CalibrationPoint], path: Sequenc
     ax.set_xlabel("D(α₁, β)  (protection: higher is safer; log scale)")
     ax.set_ylabel("I(θ₂, π)  (information loss)")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=9)
     artists = CalibrationArtists(ax, scatter, [], path_line, [], target_line, best_marker)
     artists.update(points, path, target=target, best=best)
     return artists
