@@ -136,7 +136,8 @@ class DominancePanel:
                                            else "rank", description="Displacement", style=style,
                                            layout=widgets.Layout(width="330px"))
         self.mode = widgets.ToggleButtons(options=[("Compare configurations", "compare"),
-                                                   ("Sweep one method", "sweep")], value="compare")
+                                                   ("Sweep one method", "sweep")], value="compare",
+                                          style={"button_width": "auto"})
         self.n_configs = widgets.Dropdown(options=[2, 3, 4], value=2, description="Configurations", style=style,
                                           layout=widgets.Layout(width="180px"))
         self.methods: list[widgets.Dropdown] = []
@@ -176,7 +177,8 @@ class DominancePanel:
                                           continuous_update=False)
         self.risk_target = widgets.FloatText(value=0.0, description="Risk target: D(α₁, β) ≥", style=style,
                                              layout=widgets.Layout(width="260px"))
-        self.export_button = widgets.Button(description="Export curves (CSV)", icon="download")
+        self.export_button = widgets.Button(description="Export curves (CSV)", icon="download",
+                                            layout=widgets.Layout(width="auto"))
         self.compute_button = widgets.Button(description="Compute", icon="play", button_style="primary",
                                              tooltip="Compute the curves for the current settings (large data)")
         self.compute_button.add_class("explorer-dominance-compute")

@@ -296,7 +296,7 @@ class MultiDimRRPanel:
         eps = f"ε = {params['epsilon']:g} per attribute" if params["mechanism"] == "epsilon" else \
             f"p = {params['p']:g}"
         self.dep_ax.set_title(f"{self._source_name()}: dependence ({self.dependence.value}), {eps}, "
-                              f"T_v = {self.t_v.value}, T_d = {self.t_d.value:g}", fontsize=8)
+                              f"T_v = {self.t_v.value}, T_d = {self.t_d.value:g}", fontsize=9)
         self.dep_figure.canvas.draw_idle()
         self.info.value = self._info_html(data, clusters, mats)
         self._check_runs_current()
