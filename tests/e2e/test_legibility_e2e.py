@@ -1,7 +1,8 @@
 """The app at 1366x768 in headless Chromium: no text cut, no paper file codes, the landing view first.
 
-Screenshots of every tab are written to ``docs/_static/screenshots/`` when ``EXPLORER_SCREENSHOTS`` names
-a folder (the documentation's screenshots are made this way, so they stay current).
+Screenshots of every tab are written to the folder ``EXPLORER_SCREENSHOTS`` names (the documentation's are
+made with ``EXPLORER_SCREENSHOTS=docs/_static/screenshots pytest tests/e2e/test_legibility_e2e.py``, so they
+show the app as it is).
 """
 
 from __future__ import annotations
