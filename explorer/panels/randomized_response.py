@@ -662,7 +662,7 @@ class RandomizedResponsePanel:
                 self.state.epsilon = 0.0
             finally:
                 self._building = False
-            # equal rows: every column constant, columns different (000 Section II-A b)
+            # equal rows: every column constant, columns different (Domingo-Ferrer and Soria-Comas (2018), Section II-A b)
             self.set_custom_matrix(np.tile(row / row.sum(), (r, 1)))
         else:
             raise InvalidParameterError(f"preset must be {PRESET_EXAMPLE1!r} or {PRESET_SECRECY!r}, got {name!r}")
