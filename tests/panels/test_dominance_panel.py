@@ -219,14 +219,14 @@ def test_cancel_keeps_the_last_curves(small_state):
     panel.background_seconds = 0.0
     before = [c.values.copy() for c in panel.risk_curves]
     started, release = threading.Event(), threading.Event()
-    masked = panel._displacements_of
+    masked = panel._cache.displacements
 
     def slow(*args):
         started.set()
         release.wait(10)
         return masked(*args)
 
-    panel._displacements_of = slow
+    panel._cache.displacements = slow
     panel.parameters[0].value = 1.0
     panel.compute_button.click()
     assert started.wait(10) and panel.running and panel.compute_button.disabled
@@ -245,18 +245,18 @@ def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_st
     panel = DominancePanel(state=small_state)
     panel.background_seconds = 0.0
     started, release = threading.Event(), threading.Event()
-    masked = panel._displacements_of
+    masked = panel._cache.displacements
 
     def slow(*args):
         started.set()
         release.wait(10)
         return masked(*args)
 
-    panel._displacements_of = slow
+    panel._cache.displacements = slow
     panel.alpha_min.value = -20.0
     panel.compute_button.click()
     assert started.wait(10)
-    panel._displacements_of = masked
+    panel._cache.displacements = masked
     panel.alpha_min.value = -30.0                        # while it runs: its result is for old settings
     assert "previous settings" in panel.status.message
     release.set()
