@@ -351,3 +351,19 @@ def test_panel_text_cites_papers_by_authors_and_year():
     assert "Domingo-Ferrer and Muralidhar (2016)" in joined
     for code in ("002", "000 ", "004", "paper 0"):
         assert code not in joined
+
+
+def test_a_forged_click_on_the_disabled_compute_button_does_not_run(small_state):
+    from explorer.panels._base import guard_widgets
+
+    panel = DominancePanel(state=small_state)
+    guard_widgets(panel.widget, panel.status)
+    runs = []
+    panel._on_compute = lambda: runs.append(1)
+    message = {"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []}
+    panel.compute_button.disabled = True                 # as while a background computation runs
+    panel.compute_button._handle_msg(message)            # what the comm does with a browser's message
+    assert runs == [] and panel.status.is_error and "disabled; the click was refused" in panel.status.message
+    panel.compute_button.disabled = False
+    panel.compute_button._handle_msg(message)
+    assert runs == [1]
