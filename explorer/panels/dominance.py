@@ -12,7 +12,10 @@ first: work estimated under ``background_seconds`` (0.5 s) runs at once, as
 before; slower work (full UCI Adult, aggregated views, MDAV, wide rank swapping)
 waits for the "Compute" button and then runs in a :class:`BackgroundTask` with a
 progress bar per configuration and attribute, and Cancel.  Until it ends the
-last curves stay on screen.
+last curves stay on screen, greyed and labelled "out of date: press Compute"
+(:class:`~explorer.panels._base.StaleMark`, the rule of every tab).  The data are
+read from the shared state (``state.dataset``) or a paper example chosen by name;
+the tab has no epsilon.
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ from explorer.core.masking_comparison import (  # noqa: F401  (the cost model's 
 )
 from explorer.errors import ConfigurationError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
-                                   make_figure)
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link, escape,
+                                   guarded, make_figure)
 from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
 from explorer.references import cite
 
@@ -83,6 +86,7 @@ class DominancePanel:
                  seed: int = 0):
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
+        self.stale = StaleMark()           # the one "out of date" rule: slow work waiting for Compute greys the views
         self.task = BackgroundTask(self.status, description="computing", name="dominance-curves")
         self.background_seconds = self.BACKGROUND_SECONDS
         self.estimate = 0.0                # seconds the last change was estimated to need
@@ -203,7 +207,7 @@ class DominancePanel:
             intro, data_row, self.mode, self.compare_box, self.sweep_box,
             widgets.HBox([self.normalize, self.export_button, self.download_link]),
             widgets.HBox([self.compute_button, self.task.widget]),
-            self.status.widget,
+            self.status.widget, self.stale.widget,
             widgets.HTML("<h4 style='margin:6px 0 0'>Disclosure risk D(α)</h4>"), risk_controls,
             self.risk_canvas, self.risk_verdict,
             widgets.HTML("<h4 style='margin:6px 0 0'>Information loss I(θ)</h4>"), loss_controls,
@@ -427,7 +431,13 @@ class DominancePanel:
             self.calibration_redraw.show(key, self.calibration_artists.moving(),
                                          self.calibration_artists.static_key())
 
+    def _views(self) -> list[widgets.DOMWidget]:
+        """What a computation draws: greyed by :attr:`stale` while it shows other settings than the controls."""
+        return [self.risk_canvas, self.risk_verdict, self.loss_canvas, self.loss_verdict, self.calibration_canvas,
+                self.calibration_text]
+
     def _show(self, result: dict[str, Any]) -> None:
+        self.stale.clear()
         labels = [c.label for c in result["risk"]]
         self.risk_curves, self.loss_curves = result["risk"], result["loss"]
         self.points, self.best = result["points"], result["best"]
@@ -483,10 +493,13 @@ class DominancePanel:
             return
         n = s["X"].shape[0]
         if self.task.running and not in_task:
+            self.stale.mark(self._views(), "the curves shown were computed for other settings")
             self.status.info("Computing for the previous settings; the current ones are applied when it ends "
                              "(Cancel stops it; the plots show the last curves).")
             return
         if not force:
+            self.stale.mark(self._views(), f"the curves shown were computed for other settings; roughly "
+                                           f"{max(seconds, 1):.0f} s here")
             self.status.info(f"{n:,} records: press Compute to update the curves (roughly {max(seconds, 1):.0f} s "
                              f"here; it can be cancelled). The plots show the last curves.")
             return

@@ -367,3 +367,36 @@ def test_a_forged_click_on_the_disabled_compute_button_does_not_run(small_state)
     panel.compute_button.disabled = False
     panel.compute_button._handle_msg(message)
     assert runs == [1]
+
+
+def _greyed(panel) -> list[bool]:
+    return ["explorer-stale" in view._dom_classes for view in panel._views()]
+
+
+def test_slow_work_marks_the_views_out_of_date_until_computed(small_state):
+    panel = DominancePanel(state=small_state)
+    assert not panel.stale.stale and not any(_greyed(panel))
+    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.beta.value = 0.5
+    panel.risk_view.value = ALL
+    assert panel.stale.stale and all(_greyed(panel))
+    assert "out of date: press Compute" in panel.stale.widget.value
+    panel.compute_button.click()
+    panel.wait(30)
+    assert not panel.stale.stale and not any(_greyed(panel)) and panel.stale.widget.value == ""
+    assert "β = 0.5" in panel.risk_ax.get_title()
+
+
+def test_a_new_shared_data_set_is_read_from_the_state_or_marked_out_of_date(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.background_seconds = 0.0
+    rng = np.random.default_rng(7)
+    frame = pd.DataFrame(rng.normal(size=(120, 2)), columns=["u", "v"])
+    small_state.dataset = with_info(frame, dataset_info(frame))
+    # the controls follow the state at once; the curves (still of a, b, c) are marked out of date
+    assert [label for label, _ in panel.risk_view.options][:2] == ["u", "v"]
+    assert panel.stale.stale and all(_greyed(panel)) and "300 records" not in panel.status.message
+    panel.compute_button.click()
+    panel.wait(30)
+    assert not panel.stale.stale and "120 records" in panel.status.message
+    assert "attribute u" in panel.risk_ax.get_title() and len(panel.loss_curves[0].values) > 0
