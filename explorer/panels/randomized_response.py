@@ -48,6 +48,12 @@ def _parse_list(text: str) -> list[str]:
     return [part.strip() for part in str(text).replace(";", ",").split(",") if part.strip()]
 
 
+def _epsilon_text(value: float) -> str:
+    """The shared epsilon as typed text that reads back as the same number ("2", "1.81195489649449")."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
 class RandomizedResponsePanel:
     """Matrix designer, epsilon, posterior, deniability and frequency estimation, live.
 
@@ -94,7 +100,7 @@ class RandomizedResponsePanel:
         # typed box writes through the state's check (no copy of epsilon is kept in this tab).
         self.epsilon = epsilon_slider(self.state, self.status)
         self.epsilon.continuous_update = True       # the picture is blitted: fast enough to follow the drag
-        self.epsilon_text = widgets.Text(value=f"{self.state.epsilon:g}", description="typed ε",
+        self.epsilon_text = widgets.Text(value=_epsilon_text(self.state.epsilon), description="typed ε",
                                          continuous_update=False, style=style, layout=widgets.Layout(width="170px"))
         self.epsilon_label = widgets.HTML()
         self.p = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.01, description="p",
@@ -496,17 +502,17 @@ class RandomizedResponsePanel:
         try:
             value = check_shared_epsilon(self.epsilon_text.value, "typed epsilon")
         except ExplorerError:
-            self.epsilon_text.value = f"{self.state.epsilon:g}"
+            self.epsilon_text.value = _epsilon_text(self.state.epsilon)
             raise                                   # guarded: the words go to the status line
         if value != self.state.epsilon:
             self.state.epsilon = value              # _on_state_epsilon redraws
-        elif self.epsilon_text.value != f"{value:g}":
-            self.epsilon_text.value = f"{value:g}"  # e.g. "2.0" shown as "2"
+        elif self.epsilon_text.value != _epsilon_text(value):
+            self.epsilon_text.value = _epsilon_text(value)  # e.g. "2.0" shown as "2"
 
     @guarded
     def _on_state_epsilon(self, change: Any = None) -> None:
         """The state's epsilon changed (slider, typed box, another tab, a configuration): follow it."""
-        self.epsilon_text.value = f"{self.state.epsilon:g}"
+        self.epsilon_text.value = _epsilon_text(self.state.epsilon)
         self._recompute()
 
     @guarded

@@ -521,3 +521,15 @@ def test_simulation_numbers_are_cores():
         np.testing.assert_array_equal(shown["values"][method], estimate)
     np.testing.assert_array_equal(shown["values"]["true"], sim.true)
     assert f"e_abs = {sim.bounds.e_abs:.4f}" in panel.estimate_info.value
+
+
+def test_the_typed_epsilon_never_rounds_the_shared_value():
+    from explorer.panels.randomized_response import RandomizedResponsePanel
+    from explorer.state import AppState
+    state = AppState()
+    panel = RandomizedResponsePanel(state=state)
+    state.epsilon = 1.81195489649449
+    assert state.epsilon == 1.81195489649449
+    assert float(panel.epsilon_text.value) == state.epsilon
+    state.epsilon = 2.0
+    assert panel.epsilon_text.value == "2"
