@@ -40,6 +40,7 @@ from explorer.core.export import csv_safe
 from explorer.core.cost import microaggregation_work
 from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
                                    epsilon_slider, escape, guarded, make_figure)
+from explorer.panels._format import format_value, html_table
 from explorer.state import shorten
 from explorer.plotting.t_closeness import (
     plot_cluster_deniability,
@@ -66,6 +67,23 @@ THROUGHPUT = Throughput(1e-6)
 MAX_BINS = 200
 DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "emd_ordered": "EMD (ordered)"}
 
+
+
+def worst_note(worst: Any, categories: Any) -> str:
+    """The worst admissible cluster in words, naming the raised value by its category label.
+
+    ``worst`` is a :class:`~explorer.core.cluster_profile.WorstCaseCluster`; its
+    ``note`` names the value by its index, which users do not see anywhere.
+    """
+    label = str(categories[worst.value]) if 0 <= worst.value < len(categories) else f"value {worst.value}"
+    share = format_value(float(worst.distribution[worst.value]))
+    if worst.binds:
+        return f"{label} grows by the full factor t = exp(ε/2) = {format_value(worst.t)}, to a share of {share}"
+    if math.isinf(worst.t):
+        return "ε is infinite: the cluster can hold a single value"
+    return (f"the bound cannot bind: {label} grows by a factor {format_value(worst.factor)} only (less than "
+            f"t = {format_value(worst.t)}), to a share of {share}, so that the other values keep at least "
+            f"their shares divided by t")
 
 class TClosenessPanel:
     """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV)."""
@@ -631,7 +649,7 @@ class TClosenessPanel:
             f"distance.{eps_line} H(S) = {profile.data_entropy:.3f} bits, H(S | cluster) = "
             f"{profile.conditional_entropy:.3f} bits, log2 r = {math.log2(len(profile.categories)):.3f}; "
             f"{len(finite):,} finite distances. <br><small>Worst admissible cluster at ε = "
-            f"{self.epsilon.value:g}: {escape(worst.note)}.</small>")
+            f"{self.epsilon.value:g}: {escape(worst_note(worst, profile.categories))}.</small>")
         self._redraw_selected()
         self._redraw_figures(ratio=True, deniability=True, worst=True)
 
@@ -658,12 +676,7 @@ class TClosenessPanel:
     def _table_html(self, n_rows: int = 12) -> str:
         table = cluster_table(self.profile).head(n_rows)
         table = table.loc[:, [c for c in table.columns if not c.startswith("share ")]]
-        html_table = table.to_html(index=False, escape=True, border=0, float_format=lambda v: f"{v:.4g}",
-                                   classes="explorer-tc-table")
-        style = ("<style>.explorer-tc-table{border-collapse:collapse;font-size:12px}"
-                 ".explorer-tc-table td,.explorer-tc-table th{padding:2px 8px;border-bottom:1px solid #ddd;"
-                 "text-align:right}</style>")
-        return style + f"<div style='max-height:260px;overflow:auto'>{html_table}</div>"
+        return html_table(table, css_class="explorer-tc-table", max_height="260px")
 
     # ------------------------------------------------------------------ configuration
     def config(self) -> dict[str, Any]:
