@@ -40,7 +40,7 @@ def test_subject_view_record_3(panel):
     panel.v.value = "24, 896, 20167"
     text = panel.subject_text.value
     assert "permutation distance <b>4</b>" in text and "at that distance: 10." in text
-    assert "100.41" in text and "5087.9" in text and "<b>holds</b>" in text
+    assert "100.41" in text and "5,087.9" in text and "<b>holds</b>" in text
     assert panel.subject_artists.target.get_offsets().tolist() == [[8, 2]]
     panel.v.value = "25, 896, 20167"
     assert "does not hold" in panel.subject_text.value
