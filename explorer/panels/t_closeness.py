@@ -580,7 +580,6 @@ class TClosenessPanel:
                 self._busy = False
         self.selected.max = max(profile.n_clusters - 1, 0)
         self.selected.value = min(self.selected.value, self.selected.max)
-        self.table.value = self._table_html()
         self.download.value = ""
         self.csv_text = ""
         self.stale.clear()
@@ -635,6 +634,7 @@ class TClosenessPanel:
         self.worst_artists.update(worst.distribution, profile.data_distribution, worst.t, worst.guessing,
                                   worst.data_guessing, worst.entropy, worst.data_entropy)
         self.n_violating = n_bad
+        self.table.value = self._table_html()               # its "violates" column follows epsilon
         verdict = "is" if n_bad == 0 else "is NOT"
         finite = profile.distances[np.isfinite(profile.distances)]
         level = profile.max_distance
@@ -674,7 +674,7 @@ class TClosenessPanel:
                 figure.canvas.draw_idle()
 
     def _table_html(self, n_rows: int = 12) -> str:
-        table = cluster_table(self.profile).head(n_rows)
+        table = cluster_table(self._profile_with_bound()).head(n_rows)
         table = table.loc[:, [c for c in table.columns if not c.startswith("share ")]]
         return html_table(table, css_class="explorer-tc-table", max_height="260px")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-RAW_WORDS = re.compile(r"\b(True|False|int64|int32|float64|float32|object|bool|category)\b")
+RAW_WORDS = re.compile(r"\b(True|False|None|nan|NaN|int64|int32|float64|float32|object|bool)\b")
 E_NOTATION = re.compile(r"\d[eE][+-]?\d")
 UNDERSCORE_SUBSCRIPT = re.compile(r"(?<![\w])[A-Za-zΑ-Ωα-ω]_[A-Za-z0-9{]")
 

@@ -312,3 +312,15 @@ def test_a_long_typed_value_is_not_echoed_whole(panel):
     panel.v.value = "1, " * 300_000 + "x"
     assert panel.status.is_error and "v must be numbers" in panel.status.message
     assert len(panel.status.message) < 200
+
+
+def test_the_tables_are_in_users_words(panel):
+    from tests.panels.readable import problems, table_texts
+
+    assert problems(panel.table.value) == []
+    headers, cells = table_texts(panel.table.value)
+    assert "permutation distance di (vs Y)" in headers and "records at di" in headers
+    assert "d<sub>i</sub>" in panel.table.value
+    assert set(cells) & {"yes", "no"}                      # the "correct link" column
+    panel.record.value = 3
+    assert problems(panel.subject_text.value) == []
