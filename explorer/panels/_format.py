@@ -136,9 +136,9 @@ def html_table(frame: pd.DataFrame, *, css_class: str, digits: int = 4, index: b
         first = cell(label, isinstance(label, Real) and not isinstance(label, bool), "th") if index else ""
         rows.append("<tr>" + first + "".join(cell(v, n) for v, n in zip(values, numeric)) + "</tr>")
     style = (f"<style>.{css_class}{{border-collapse:collapse;font-size:12px}}"
-             f".{css_class} td,.{css_class} th{{padding:2px 8px;border-bottom:1px solid #ddd;line-height:1.3;"
-             f"white-space:nowrap}}</style>")
+             f".{css_class} td,.{css_class} th{{padding:2px 8px;border-bottom:1px solid #ddd;line-height:1.3}}"
+             f".{css_class} td{{white-space:nowrap}} .{css_class} th{{vertical-align:bottom}}"
+             f".{css_class} sub{{line-height:0}}</style>")
     table = f"<table class='{css_class}'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-    if max_height:
-        table = f"<div style='max-height:{max_height};overflow:auto'>{table}</div>"
-    return style + table
+    height = f"max-height:{max_height};" if max_height else ""
+    return style + f"<div style='{height}overflow:auto;max-width:100%'>{table}</div>"

@@ -167,6 +167,7 @@ class MultiDimRRPanel:
         self.cancel_button.on_click(self._on_cancel)         # besides the task's own handler: say it in words
 
         intro = widgets.HTML(
+            "<style>.explorer-mdrr-panel sub{line-height:0}</style>"
             "<b>Multi-dimensional randomized response</b> (Domingo-Ferrer and Soria-Comas (2022)). Randomizing each attribute separately "
             "(RR-Independent) loses the relations between attributes; randomizing all of them jointly (RR-Joint) "
             "needs n ≫ the number of combinations. <b>RR-Clusters</b> randomizes jointly within clusters of "
