@@ -39,7 +39,7 @@ from explorer.errors import CancelledError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
 from explorer.core.cost import UNITS, permutation_work
 from explorer.state import shorten
-from explorer.panels._format import html_table
+from explorer.panels._format import format_value, html_table
 from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
                                    escape, guarded, make_figure)
 from explorer.plotting.permutation import (
@@ -496,7 +496,9 @@ class PermutationPanel:
                 self.attribute.value = current if current in chosen else chosen[0]
                 self.record.max = analysis.X.shape[0]
                 self.d.value = float(analysis.privacy.d)
-                self.v.value = ", ".join(f"{v:.4g}" for v in analysis.privacy.v)
+                self.v.value = ", ".join(                 # numbers to edit: plain, no e-notation, no separators
+                    np.format_float_positional(v, precision=6, unique=True, fractional=False, trim="-")
+                    for v in analysis.privacy.v)
             finally:
                 self._loading = False
             self._render_all()
@@ -540,7 +542,7 @@ class PermutationPanel:
                         for c, r in zip(a.columns, a.spearman))
         self.summary.value = (
             f"<b>(d, v)-permuted privacy of Y</b>: d = {a.privacy.d:g}, v = ("
-            + ", ".join(f"{v:.4g}" for v in a.privacy.v) + f") &nbsp; · &nbsp; Spearman's rho {escape(rho)}"
+            + ", ".join(format_value(v) for v in a.privacy.v) + f") &nbsp; · &nbsp; Spearman's rho {escape(rho)}"
             f" &nbsp; · &nbsp; T = (" + ", ".join(f"{t:.2f}" for t in a.extent) + ")")
         link = a.linkage
         self.linkage_summary.value = f"<b>Linkage</b>: {escape(link.summary())}"

@@ -357,7 +357,7 @@ class TClosenessPanel:
         if self.status.is_error and self._epsilon_error:
             self._epsilon_error = False
             t = closeness_for_epsilon(self.epsilon.value)
-            self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {t:.4g}.")
+            self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {format_value(t)}.")
 
     @guarded
     def _on_selected(self, change: Any = None) -> None:
@@ -617,7 +617,7 @@ class TClosenessPanel:
     def _redraw_locked(self) -> None:
         profile = self.profile
         t = self._t()
-        self.t_label.value = (f"t = exp(ε/2) = <b>{closeness_for_epsilon(self.epsilon.value):.4g}</b>"
+        self.t_label.value = (f"t = exp(ε/2) = <b>{format_value(closeness_for_epsilon(self.epsilon.value))}</b>"
                               + ("" if self.distance.value == "ratio" else " (bound for the ratio distance)"))
         self.t_emd.layout.display = "none" if self.distance.value == "ratio" else None
         if profile is None:
@@ -640,12 +640,12 @@ class TClosenessPanel:
         level = profile.max_distance
         eps_line = ""
         if profile.distance == "ratio":
-            eps_line = (f" Its closeness level is d = {level:.4g}"
+            eps_line = (f" Its closeness level is d = {format_value(level)}"
                         + (f", i.e. ε = 2 ln d = {2 * math.log(level):.3f}." if math.isfinite(level) and level >= 1
                            else " (infinite: some cluster lacks a sensitive value, no finite ε)."))
         self.summary.value = (
             f"<span class='explorer-tc-violations'><b>{n_bad:,}</b> of {profile.n_clusters:,} clusters violate "
-            f"t = {t:.4g}</span>: the data set {verdict} {t:.4g}-close under the {escape(profile.distance)} "
+            f"t = {format_value(t)}</span>: the data set {verdict} {format_value(t)}-close under the {escape(profile.distance)} "
             f"distance.{eps_line} H(S) = {profile.data_entropy:.3f} bits, H(S | cluster) = "
             f"{profile.conditional_entropy:.3f} bits, log2 r = {math.log2(len(profile.categories)):.3f}; "
             f"{len(finite):,} finite distances. <br><small>Worst admissible cluster at ε = "
@@ -660,7 +660,7 @@ class TClosenessPanel:
         i = int(self._order[min(self.selected.value, len(self._order) - 1)])
         t = self._t() if profile.distance == "ratio" else None
         d = profile.distances[i]
-        title = (f"cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records): d = {d:.3g}, "
+        title = (f"cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records): d = {format_value(d, digits=3)}, "
                  f"{profile.categories[profile.attaining[i]]} x{profile.factors[i]:.2f}")
         self.distribution_artists.update(profile.distributions[i], profile.data_distribution, t, title=title)
         self.ratio_artists.selected.set_xdata([self.selected.value + 0.5] * 2)

@@ -324,3 +324,20 @@ def test_the_tables_are_in_users_words(panel):
     assert set(cells) & {"yes", "no"}                      # the "correct link" column
     panel.record.value = 3
     assert problems(panel.subject_text.value) == []
+
+
+def test_large_variances_are_plain_numbers_in_the_summary_and_the_v_box(panel):
+    import dataclasses
+    import re
+
+    a = panel.analysis                      # the paper's example: v = (0.01, 11.07, 30.26); scaled to 10^4 .. 10^7
+    big = dataclasses.replace(a, privacy=dataclasses.replace(a.privacy, v=a.privacy.v * 1e6))
+    panel._generation += 1
+    panel._show(big, panel._generation)
+    assert panel.analysis is big
+    from explorer.panels._format import format_value
+    assert "v = (" + ", ".join(format_value(x) for x in big.privacy.v) + ")" in panel.summary.value
+    assert max(big.privacy.v) > 1e7
+    assert not re.search(r"\d[eE][+-]?\d", panel.summary.value)
+    assert not re.search(r"\d[eE][+-]?\d", panel.v.value)
+    np.testing.assert_allclose([float(x) for x in panel.v.value.split(",")], big.privacy.v, rtol=1e-5)
