@@ -42,7 +42,7 @@ DEMO_POOL_SIZE = 2
 DEMO_MAX_STARTING = 2 * (os.cpu_count() or 1)
 #: Seconds a refused visitor is told to wait before retrying.
 RETRY_AFTER = 60
-#: The websocket message limit: the upload limit plus base64/JSON overhead must pass (DELIVERY.md).
+#: The websocket message limit: the upload limit plus base64/JSON overhead must pass (measured: larger uploads fail silently).
 WEBSOCKET_MAX_MESSAGE_SIZE = int(DEFAULT_MAX_BYTES * 1.5) + (1 << 20)
 
 

@@ -46,3 +46,11 @@ def test_docs_cite_papers_by_authors_not_file_codes(page):
 
 #: The papers' file codes as a reader would see them ("paper 003", "003 Eq. 5"), not digits of numbers.
 PAPER_CODE = re.compile(r"(?<![\d.,/_-])00[0-4](?![\d_])")
+
+
+def test_the_package_never_points_users_at_files_they_do_not_have():
+    package = Path(__file__).resolve().parents[1] / "explorer"
+    offenders = [f"{path.relative_to(package)}: {name}" for path in sorted(package.rglob("*.py"))
+                 for name in ("PAPER_NOTES", "ARCHITECTURE.md", "DELIVERY.md")
+                 if name in path.read_text(encoding="utf-8")]
+    assert not offenders, offenders

@@ -145,7 +145,7 @@ class Throughput:
 
 
 class BackgroundTask:
-    """Long work in a thread, with a progress bar and a Cancel button (ARCHITECTURE.md: Panels).
+    """Long work in a thread, with a progress bar and a Cancel button.
 
     ``start(compute, on_done)`` runs ``compute(progress)`` in a thread, where
     ``progress(fraction)`` moves the bar and returns False once the user pressed

@@ -16,6 +16,8 @@ def test_app_renders_with_data_and_about_tabs(browser, explorer_server, tmp_path
     print(f"first render of the app: {time.monotonic() - started:.2f} s")
     try:
         expect(page.locator(".lm-TabBar-tab", has_text="Data")).to_be_visible()
+        expect(page.locator(".explorer-landing")).to_contain_text("I am a student")   # the first tab
+        open_tab(page, "Data")
         expect(page.locator(".lm-TabBar-tab", has_text="About")).to_be_visible()
         select = page.locator(".explorer-data-panel .widget-dropdown select").first
         expect(select).to_have_value("UCI Adult", timeout=30_000)
@@ -28,6 +30,7 @@ def test_app_renders_with_data_and_about_tabs(browser, explorer_server, tmp_path
 
 
 def test_picking_the_004_example_shows_its_20_rows(app_page, tmp_path):
+    open_tab(app_page, "Data")
     select = app_page.locator(".explorer-data-panel .widget-dropdown select").first
     select.select_option("Domingo-Ferrer and Muralidhar (2016) example")
     panel = app_page.locator(".explorer-data-panel")
@@ -40,6 +43,7 @@ def test_picking_the_004_example_shows_its_20_rows(app_page, tmp_path):
 
 
 def test_uploading_a_malformed_csv_shows_the_error(app_page, tmp_path):
+    open_tab(app_page, "Data")
     bad = tmp_path / "ragged.csv"
     bad.write_text("a,b,c\n1,2,3\n4,5\n")
     with app_page.expect_file_chooser() as chooser:

@@ -21,6 +21,7 @@ def _column_checkbox(page, column: str, which: int):
 
 def test_sensitive_attribute_marked_in_the_data_tab_is_named_by_t_closeness(app_page, tmp_path):
     page = app_page
+    open_tab(page, "Data")                        # the app opens on its landing view
     expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value("UCI Adult",
                                                                                              timeout=30_000)
     _column_checkbox(page, "income", 1).check()
