@@ -497,7 +497,7 @@ class PermutationPanel:
                 self.record.max = analysis.X.shape[0]
                 self.d.value = float(analysis.privacy.d)
                 self.v.value = ", ".join(                 # numbers to edit: plain, no e-notation, no separators
-                    np.format_float_positional(v, precision=6, unique=True, fractional=False, trim="-")
+                    np.format_float_positional(v, precision=4, unique=False, fractional=False, trim="-")
                     for v in analysis.privacy.v)
             finally:
                 self._loading = False

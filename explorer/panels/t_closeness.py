@@ -647,7 +647,7 @@ class TClosenessPanel:
             f"<span class='explorer-tc-violations'><b>{n_bad:,}</b> of {profile.n_clusters:,} clusters violate "
             f"t = {format_value(t)}</span>: the data set {verdict} {format_value(t)}-close under the {escape(profile.distance)} "
             f"distance.{eps_line} H(S) = {profile.data_entropy:.3f} bits, H(S | cluster) = "
-            f"{profile.conditional_entropy:.3f} bits, log2 r = {math.log2(len(profile.categories)):.3f}; "
+            f"{profile.conditional_entropy:.3f} bits, log₂ r = {math.log2(len(profile.categories)):.3f}; "
             f"{len(finite):,} finite distances. <br><small>Worst admissible cluster at ε = "
             f"{self.epsilon.value:g}: {escape(worst_note(worst, profile.categories))}.</small>")
         self._redraw_selected()
