@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 
 import matplotlib
@@ -314,6 +315,11 @@ def test_the_cluster_table_and_the_worst_cluster_sentence_are_in_users_words(pan
     label = panel.profile.categories[worst.value]
     assert f"{label} grows" in panel.summary.value or f"cannot bind: {label}" in panel.summary.value
     assert f"value {worst.value} grows" not in panel.summary.value
+    # the export keeps the raw values: data, not display
+    panel._on_export()
+    exported = pd.read_csv(io.StringIO(panel.csv_text))
+    assert exported["violates"].dtype == bool
+    assert exported["distance"].tolist()[:5] == pytest.approx(np.sort(panel.profile.distances)[::-1][:5].tolist())
 
 
 def test_the_worst_cluster_sentence_names_adults_occupation_label():
