@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 import traitlets
+from ipywidgets.widgets.widget import CallbackDispatcher
 from matplotlib.figure import Figure
 
 from explorer.errors import CancelledError, ExplorerError, InvalidParameterError
@@ -287,21 +288,72 @@ def _guarded_set_state(widget: widgets.Widget, original: Callable, status: "Stat
             names = ", ".join(str(k)[:30] for k in refused[:4]) + (", ..." if len(refused) > 4 else "")
             raise InvalidParameterError(f"the browser may not set {names} of a control; the change was refused")
         if getattr(widget, "disabled", False):
-            label = getattr(widget, "description", "") or type(widget).__name__
-            raise InvalidParameterError(f"the control {shorten(label)} is disabled; the change was refused")
+            raise InvalidParameterError(f"the control {_label(widget)} is disabled; the change was refused")
         original(sync_data)
     except ExplorerError as error:
         status.error(str(error))
         _resync(widget)
     except traitlets.TraitError as error:         # e.g. an out-of-range Dropdown index: words, no traceback
-        label = getattr(widget, "description", "") or type(widget).__name__
-        status.error(f"the value sent for {shorten(label)} was refused ({shorten(str(error), 120)}); "
+        status.error(f"the value sent for {_label(widget)} was refused ({shorten(str(error), 120)}); "
                      "the last valid view is kept")
         _resync(widget)
     except Exception as error:  # a bug: say so in words, log the traceback kernel-side only
         log.exception("widget set_state failed")
         status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
         _resync(widget)
+
+
+def _label(widget: widgets.Widget) -> str:
+    return shorten(getattr(widget, "description", "") or type(widget).__name__)
+
+
+def _report(status: "StatusLine", error: Exception, what: str) -> None:
+    """An error of a browser message's handler in words on ``status`` (bugs logged kernel-side only)."""
+    if isinstance(error, ExplorerError):
+        status.error(str(error))
+    else:
+        log.error("%s failed", what, exc_info=error)
+        status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
+
+
+def _guarded_custom_msg(widget: widgets.Widget, status: "StatusLine", content: Any, buffers: Any) -> None:
+    """A custom comm message (a Button's ``{"event": "click"}``): refused on a disabled control, and no
+    error of its handlers reaches the client (ipywidgets would print their traceback to the page)."""
+    try:
+        if not isinstance(content, dict):
+            raise InvalidParameterError(f"a widget message must be an object, got {shorten(content)}")
+        if getattr(widget, "disabled", False):
+            event = "click" if content.get("event") == "click" else "message"     # never echo the input
+            raise InvalidParameterError(f"the control {_label(widget)} is disabled; the {event} was refused")
+    except ExplorerError as error:
+        status.error(str(error))
+        _resync(widget)
+        return
+    for callback in list(widget._msg_callbacks.callbacks):
+        try:
+            callback(widget, content, buffers)
+        except Exception as error:
+            _report(status, error, "widget message handler")
+
+
+class _GuardedDispatcher(CallbackDispatcher):
+    """A Button's click handlers whose errors go to the status line in words, never to the client."""
+
+    def __init__(self, status: "StatusLine", callbacks: list) -> None:
+        super().__init__()
+        self.callbacks = list(callbacks)
+        self._status = status
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        value = None
+        for callback in list(self.callbacks):
+            try:
+                result = callback(*args, **kwargs)
+            except Exception as error:
+                _report(self._status, error, "click handler")
+            else:
+                value = result if result is not None else value
+        return value
 
 
 def _resync(widget: widgets.Widget) -> None:
@@ -319,6 +371,9 @@ def guard_widgets(root: widgets.Widget, status: "StatusLine") -> int:
     it accepts only :data:`CLIENT_KEYS`, refuses changes to disabled controls, and
     turns any error (a TraitError for an out-of-range Dropdown index, an explorer
     error from a handler) into words on ``status``; nothing raises to the client.
+    Custom messages (a Button's ``{"event": "click"}``, which bypass ``set_state``)
+    are refused on a disabled control, and errors of their handlers and of a
+    Button's click handlers become words on ``status`` too.
     Widgets put into a guarded container later are guarded when they arrive.
     Guarding twice is harmless.
     """
@@ -333,6 +388,9 @@ def guard_widgets(root: widgets.Widget, status: "StatusLine") -> int:
         if not getattr(widget, "_explorer_guarded", False) and isinstance(widget, widgets.DOMWidget) \
                 and type(widget).__module__.startswith("ipywidgets"):
             widget.set_state = functools.partial(_guarded_set_state, widget, widget.set_state, status)
+            widget._handle_custom_msg = functools.partial(_guarded_custom_msg, widget, status)
+            if isinstance(widget, widgets.Button):
+                widget._click_handlers = _GuardedDispatcher(status, widget._click_handlers.callbacks)
             widget._explorer_guarded = True
             count += 1
             if isinstance(widget, widgets.Box):       # children added later (a rebuilt grid) are guarded too

@@ -1,17 +1,21 @@
 """The "Dominance" tab: power-mean disclosure risk and information loss curves, verdicts, calibration.
 
-Wiring only: the measures are :mod:`explorer.core.dominance`, the masking methods
-:mod:`explorer.core.masking`, the reverse mapping :mod:`explorer.core.permutation`;
-the plots are :mod:`explorer.plotting.dominance`.  Masked data and their rank
-displacements are cached per configuration, curves per (configuration, attribute,
-grid), so moving beta, pi, alpha_1, theta_2 or switching attributes only redraws.
+Wiring only: the comparison (masking, displacements, curves, verdicts, calibration)
+is :func:`explorer.core.masking_comparison.compare_maskings`, with its cost estimate
+:func:`~explorer.core.masking_comparison.comparison_seconds`; the plots are
+:mod:`explorer.plotting.dominance`.  The core's memo (:class:`ComparisonCache`, one
+per data set) keeps displacements and curves, so moving beta, pi, alpha_1, theta_2
+or switching attributes only redraws.
 
 What a change needs (masking, curves not in the cache) is estimated in seconds
 first: work estimated under ``background_seconds`` (0.5 s) runs at once, as
 before; slower work (full UCI Adult, aggregated views, MDAV, wide rank swapping)
 waits for the "Compute" button and then runs in a :class:`BackgroundTask` with a
 progress bar per configuration and attribute, and Cancel.  Until it ends the
-last curves stay on screen.
+last curves stay on screen, greyed and labelled "out of date: press Compute"
+(:class:`~explorer.panels._base.StaleMark`, the rule of every tab).  The data are
+read from the shared state (``state.dataset``) or a paper example chosen by name;
+the tab has no epsilon.
 """
 
 from __future__ import annotations
@@ -26,19 +30,28 @@ import traitlets
 from explorer._validation import check_int, check_number
 from explorer.core import dominance as dom
 from explorer.core.datasets import dataset_info, domingo_muralidhar_example, ruiz_example
-from explorer.core.masking import MASKING_METHODS, mask
-from explorer.errors import CancelledError, ConfigurationError, DatasetError, InvalidParameterError
+from explorer.core.masking import MASKING_METHODS
+from explorer.core.masking_comparison import (  # noqa: F401  (the cost model's names stay importable here)
+    CURVE_SECONDS,
+    MASK_SECONDS,
+    MDAV_SECONDS,
+    PUBLISHED,
+    SWAP_SECONDS,
+    SWAP_WINDOW_SECONDS,
+    ComparisonCache,
+    MaskingConfig,
+    comparison_seconds,
+    compare_maskings,
+    config_label,
+)
+from explorer.errors import ConfigurationError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StatusLine, csv_download_link, escape, guarded,
-                                   make_figure)
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link, escape,
+                                   guarded, make_figure)
 from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
 from explorer.references import cite
 
 __all__ = ["DominancePanel", "PUBLISHED"]
-
-#: Pseudo-method: the masked data printed in the paper example (Table 1's Y of Ruiz (2018) or of
-#: Domingo-Ferrer and Muralidhar (2016)).
-PUBLISHED = "published"
 
 RUIZ = cite("permutation-paradigm")
 SOURCES = [("Shared data set (Data tab)", "shared"), (f"Running example of {RUIZ}, Table 1", "ruiz"),
@@ -49,15 +62,6 @@ N_GRID = 121
 MAX_CONFIGS = 4
 DEFAULTS = [("additive_noise", 0.5), ("rank_swapping", 0.1), ("univariate_microaggregation", 5.0),
             ("data_shuffling", 0.9)]
-# Cost model, measured on UCI Adult (6 attributes) on the development machine, rounded up:
-#: seconds per record x attribute to mask and rank (additive noise, shuffling, univariate methods)
-MASK_SECONDS = 1e-6
-#: rank swapping's per-record loop: seconds per record x attribute, plus per rank of its window
-SWAP_SECONDS, SWAP_WINDOW_SECONDS = 3.2e-6, 1.1e-9
-#: MDAV: seconds per n^2 / (2k)
-MDAV_SECONDS = 1.5e-7
-#: seconds per distinct displacement x grid point to evaluate a curve from its tally
-CURVE_SECONDS = 3e-8
 
 
 def _method_options(source: str) -> list[tuple[str, str]]:
@@ -65,25 +69,6 @@ def _method_options(source: str) -> list[tuple[str, str]]:
     if source in ("ruiz", "dm"):
         options.insert(0, ("As published (the paper's Y)", PUBLISHED))
     return options
-
-
-def _mask_seconds(method: str, parameter: float | None, n: int, m: int) -> float:
-    """Estimated seconds to mask n records of m attributes and rank the displacements."""
-    seconds = MASK_SECONDS * n * m
-    if method == "rank_swapping":
-        seconds += n * m * (SWAP_SECONDS + SWAP_WINDOW_SECONDS * math.floor((parameter or 0.0) * n))
-    elif method == "multivariate_microaggregation":
-        seconds += MDAV_SECONDS * n * n / (2 * max(parameter or 1.0, 1.0))
-    return seconds
-
-
-def _config_label(method: str, parameter: float | None) -> str:
-    if method == PUBLISHED:
-        return "published Y"
-    spec = MASKING_METHODS[method]
-    if spec.parameter is None:
-        return spec.label
-    return f"{spec.label} {spec.parameter}={parameter:g}"
 
 
 class DominancePanel:
@@ -101,15 +86,14 @@ class DominancePanel:
                  seed: int = 0):
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
+        self.stale = StaleMark()           # the one "out of date" rule: slow work waiting for Compute greys the views
         self.task = BackgroundTask(self.status, description="computing", name="dominance-curves")
         self.background_seconds = self.BACKGROUND_SECONDS
         self.estimate = 0.0                # seconds the last change was estimated to need
         self._generation = 0               # bumped by every refresh: a background result for older settings is moot
         self._computing = False
         self._data_token = 0
-        self._displacements: dict[tuple, np.ndarray] = {}
-        self._curve_cache: dict[tuple, dom.Curve] = {}
-        self._tallies: dict[tuple, dom.Tally] = {}
+        self._cache = ComparisonCache()    # displacements, tallies and curves of the current data (core's memo)
         self._X: np.ndarray | None = None
         self._columns: list[str] = []
         self._published: np.ndarray | None = None
@@ -223,7 +207,7 @@ class DominancePanel:
             intro, data_row, self.mode, self.compare_box, self.sweep_box,
             widgets.HBox([self.normalize, self.export_button, self.download_link]),
             widgets.HBox([self.compute_button, self.task.widget]),
-            self.status.widget,
+            self.status.widget, self.stale.widget,
             widgets.HTML("<h4 style='margin:6px 0 0'>Disclosure risk D(α)</h4>"), risk_controls,
             self.risk_canvas, self.risk_verdict,
             widgets.HTML("<h4 style='margin:6px 0 0'>Information loss I(θ)</h4>"), loss_controls,
@@ -285,9 +269,7 @@ class DominancePanel:
             X = dom.sample_records(X, limit or None, self.seed.value)
         self._X, self._columns, self._published = X, columns, published
         self._data_token += 1
-        self._displacements.clear()
-        self._curve_cache.clear()
-        self._tallies.clear()
+        self._cache = ComparisonCache()    # a running background computation keeps the old one
         self._set_view_options()
 
     def _set_view_options(self) -> None:
@@ -305,7 +287,7 @@ class DominancePanel:
         self.loss_view.value = keep_loss if keep_loss in values else values[0]
 
     # --------------------------------------------------------------------------------- configurations
-    def _configurations(self) -> list[tuple[str, float | None, str]]:
+    def _configurations(self) -> list[MaskingConfig]:
         """(method, parameter, label) of each active configuration, validated."""
         if self.mode.value == "sweep":
             method = self.sweep_method.value
@@ -313,7 +295,7 @@ class DominancePanel:
             if spec is None or spec.parameter is None:
                 raise InvalidParameterError(f"sweep method must have a parameter, got {method!r}")
             values = self._sweep_values()
-            return [(method, spec.check_parameter(v), _config_label(method, spec.check_parameter(v)))
+            return [MaskingConfig(method, spec.check_parameter(v), config_label(method, spec.check_parameter(v)))
                     for v in values]
         configs = []
         for i in range(self.n_configs.value):
@@ -321,11 +303,11 @@ class DominancePanel:
             if method == PUBLISHED:
                 if self._published is None:
                     raise InvalidParameterError("'As published' is only available for the paper examples")
-                configs.append((method, None, _config_label(method, None)))
+                configs.append(MaskingConfig(method, None, config_label(method, None)))
                 continue
             spec = MASKING_METHODS[method]
             value = spec.check_parameter(self.parameters[i].value) if spec.parameter is not None else None
-            configs.append((method, value, f"{i + 1}. " + _config_label(method, value)))
+            configs.append(MaskingConfig(method, value, f"{i + 1}. " + config_label(method, value)))
         return configs
 
     def _sweep_values(self) -> list[float]:
@@ -352,29 +334,19 @@ class DominancePanel:
             "normalize": bool(self.normalize.value), "mode": self.mode.value, "seed": self.seed.value,
             "convention": self.convention.value, "token": self._data_token, "X": self._X,
             "published": self._published, "columns": list(self._columns), "n_total": self._n_total,
+            "cache": self._cache,
         }
 
-    def _config_key(self, s: dict[str, Any], index: int, method: str, parameter: float | None) -> tuple:
-        return (s["token"], method, parameter, s["seed"], s["convention"], index)
-
-    def _displacement_key(self, s: dict[str, Any], index: int, method: str, parameter: float | None) -> tuple:
-        return (s["token"], method, parameter, s["seed"], s["convention"],
-                index if s["mode"] == "compare" else -1)
-
-    def _displacements_of(self, s: dict[str, Any], index: int, method: str, parameter: float | None) -> np.ndarray:
-        # Caches are read and filled with local names: the kernel thread may clear them while a background
-        # computation runs (its entries then only carry an old data token).
-        key = self._displacement_key(s, index, method, parameter)
-        R = self._displacements.get(key)
-        if R is None:
-            # Each configuration its own stream; a sweep shares one (common random numbers along the path).
-            seed = int(s["seed"]) + 1000 * (index + 1 if s["mode"] == "compare" else 1)
-            if method == PUBLISHED:
-                Y = s["published"]
-            else:
-                Y = mask(s["X"], method, parameter, seed)
-            R = self._displacements[key] = dom.displacement_matrix(s["X"], Y, seed, convention=s["convention"])
-        return R
+    @staticmethod
+    def _arguments(s: dict[str, Any]) -> dict[str, Any]:
+        """The keyword arguments of :func:`compare_maskings` for the settings ``s``."""
+        return dict(alphas=s["alphas"], thetas=s["thetas"], beta=s["beta"], pi=s["pi"], alpha1=s["alpha1"],
+                    theta2=s["theta2"], risk_target=s["target"],
+                    risk_attribute=None if s["risk_view"] == ALL else int(s["risk_view"]),
+                    loss_pair=(None if s["loss_view"] in (ALL, "") else
+                               tuple(int(v) for v in s["loss_view"].split(","))),
+                    normalize=s["normalize"], seed=int(s["seed"]), convention=s["convention"],
+                    sweep=s["mode"] == "sweep", published=s["published"], cache=s["cache"])
 
     # ------------------------------------------------------------------------------------------ curves
     def _alpha_grid(self) -> np.ndarray:
@@ -385,119 +357,17 @@ class DominancePanel:
         return dom.theta_grid(check_number(self.theta_max.value, "θ up to", minimum=1.0, include_minimum=False),
                               N_GRID, include_inf=True)
 
-    def _tally(self, R: np.ndarray, key: tuple, j: int, k: int | None = None) -> dom.Tally:
-        tally_key = ("tally", key, j, k)
-        tally = self._tallies.get(tally_key)
-        if tally is None:
-            tally = dom.tally(R[:, j]) if k is None else dom.tally_differences(R[:, j], R[:, k])
-            self._tallies[tally_key] = tally
-        return tally
-
-    def _risk_curve(self, R: np.ndarray, key: tuple, j: int, grid: np.ndarray, normalize: bool) -> dom.Curve:
-        cache_key = ("risk", key, j, grid.tobytes(), normalize)
-        curve = self._curve_cache.get(cache_key)
-        if curve is None:
-            curve = self._curve_cache[cache_key] = dom.risk_curve(self._tally(R, key, j), grid, normalize=normalize)
-        return curve
-
-    def _loss_curve(self, R: np.ndarray, key: tuple, j: int, k: int, grid: np.ndarray, normalize: bool) -> dom.Curve:
-        cache_key = ("loss", key, j, k, grid.tobytes(), normalize)
-        curve = self._curve_cache.get(cache_key)
-        if curve is None:
-            curve = self._curve_cache[cache_key] = dom.loss_curve(self._tally(R, key, j, k), None, grid,
-                                                                  normalize=normalize)
-        return curve
-
-    def _needed_curves(self, s: dict[str, Any]) -> list[tuple[str, int, int | None, np.ndarray]]:
-        """The (kind, j, k, grid) curves one configuration needs for these settings."""
-        p = len(s["columns"])
-        pairs = dom.attribute_pairs(p)
-        needed = []
-        shown = range(p) if s["risk_view"] == ALL else [int(s["risk_view"])]
-        needed += [("risk", j, None, s["alphas"]) for j in shown]
-        needed += [("risk", j, None, np.array([s["alpha1"]])) for j in range(p)]
-        if p >= 2:
-            shown_pairs = pairs if s["loss_view"] == ALL else [tuple(int(v) for v in s["loss_view"].split(","))]
-            needed += [("loss", j, k, s["thetas"]) for j, k in shown_pairs]
-            needed += [("loss", j, k, np.array([s["theta2"], math.inf])) for j, k in pairs]
-        return needed
-
     def _estimate(self, s: dict[str, Any]) -> float:
-        """Estimated seconds to compute what these settings need and the caches do not hold."""
-        n, m = s["X"].shape
-        seconds = 0.0
-        needed = self._needed_curves(s)
-        for index, (method, parameter, _) in enumerate(s["configs"]):
-            if self._displacement_key(s, index, method, parameter) not in self._displacements:
-                seconds += 0.0 if method == PUBLISHED else _mask_seconds(method, parameter, n, m)
-            key = self._config_key(s, index, method, parameter)
-            for kind, j, k, grid in needed:
-                cache_key = ((kind, key, j, grid.tobytes(), s["normalize"]) if kind == "risk"
-                             else (kind, key, j, k, grid.tobytes(), s["normalize"]))
-                if cache_key not in self._curve_cache:
-                    tally = self._tallies.get(("tally", key, j, k))
-                    size = tally.values.size if tally is not None else n / 2
-                    seconds += CURVE_SECONDS * size * grid.size
-        return seconds
+        """Estimated seconds to compute what these settings need and the memo does not hold (core's cost model)."""
+        return comparison_seconds(s["X"], s["configs"], **self._arguments(s))
 
     def _compute(self, s: dict[str, Any], progress=None) -> dict[str, Any]:
-        """Curves, verdicts and calibration for the settings ``s``; ``progress(fraction)`` per step, if given."""
-        configs = s["configs"]
-        alphas, thetas, beta, pi, normalize = s["alphas"], s["thetas"], s["beta"], s["pi"], s["normalize"]
-        alpha1, theta2, target = s["alpha1"], s["theta2"], s["target"]
-        p = len(s["columns"])
-        pairs_jk = dom.attribute_pairs(p)
-        total, done = max(len(configs) * (1 + p + len(pairs_jk)), 1), 0
-
-        def step() -> None:
-            nonlocal done
-            done += 1
-            if progress is not None and not progress(done / total):
-                raise CancelledError("cancelled")
-
-        risk_curves, loss_curves, points = [], [], []
-        for index, (method, parameter, label) in enumerate(configs):
-            R = self._displacements_of(s, index, method, parameter)
-            key = self._config_key(s, index, method, parameter)
-            step()
-            shown = range(p) if s["risk_view"] == ALL else [int(s["risk_view"])]
-            per, risks = {}, []
-            for j in range(p):
-                if j in shown:
-                    per[j] = self._risk_curve(R, key, j, alphas, normalize).values
-                risks.append(self._risk_curve(R, key, j, np.array([alpha1]), normalize).values[0])
-                step()
-            if s["risk_view"] == ALL:
-                values = np.atleast_1d(dom.overall_disclosure_risk(np.array([per[j] for j in range(p)]), beta))
-            else:
-                values = per[int(s["risk_view"])]
-            risk_curves.append(dom.Curve("risk", alphas, values, label, normalize))
-            shown_pairs = (pairs_jk if s["loss_view"] == ALL or p < 2
-                           else [tuple(int(v) for v in s["loss_view"].split(","))])
-            per_pair, losses = {}, []
-            for j, k in pairs_jk:
-                if (j, k) in shown_pairs:
-                    per_pair[j, k] = self._loss_curve(R, key, j, k, thetas, normalize).values
-                losses.append(self._loss_curve(R, key, j, k, np.array([theta2, math.inf]), normalize).values[0])
-                step()
-            if p >= 2:
-                if s["loss_view"] == ALL:
-                    values = np.atleast_1d(dom.overall_information_loss(np.array([per_pair[jk] for jk in pairs_jk]),
-                                                                        pi))
-                else:
-                    values = per_pair[shown_pairs[0]]
-                loss_curves.append(dom.Curve("loss", thetas, values, label, normalize))
-            points.append(dom.CalibrationPoint(
-                label, float(dom.overall_disclosure_risk(risks, beta)),
-                float(dom.overall_information_loss(losses, pi)) if p >= 2 else 0.0, parameter))
-        pairs = (list(zip(range(len(configs) - 1), range(1, len(configs)))) if s["mode"] == "sweep"
-                 else [(a, b) for a in range(len(configs)) for b in range(a + 1, len(configs))])
-        risk_results = [(a, b, dom.dominance(risk_curves[a], risk_curves[b])) for a, b in pairs]
-        loss_results = [(a, b, dom.dominance(loss_curves[a], loss_curves[b])) for a, b in pairs] \
-            if loss_curves else []
-        best = dom.best_calibration(points, target)
-        return {"configs": configs, "risk": risk_curves, "loss": loss_curves, "risk_results": risk_results,
-                "loss_results": loss_results, "points": points, "best": best, "target": target, "settings": s}
+        """Curves, verdicts and calibration for the settings ``s`` (:func:`compare_maskings`)."""
+        result = compare_maskings(s["X"], s["configs"], progress=progress, **self._arguments(s))
+        return {"comparison": result, "configs": result.configs, "risk": list(result.risk_curves),
+                "loss": list(result.loss_curves), "risk_results": list(result.risk_results),
+                "loss_results": list(result.loss_results), "points": list(result.points), "best": result.best,
+                "target": result.risk_target, "settings": s}
 
     # ---------------------------------------------------------------------------------------- drawing
     @staticmethod
@@ -561,15 +431,18 @@ class DominancePanel:
             self.calibration_redraw.show(key, self.calibration_artists.moving(),
                                          self.calibration_artists.static_key())
 
-    def _sentences(self, results: list, labels: list[str]) -> list[str]:
-        return [r.sentence(labels[a], labels[b]) for a, b, r in results]
+    def _views(self) -> list[widgets.DOMWidget]:
+        """What a computation draws: greyed by :attr:`stale` while it shows other settings than the controls."""
+        return [self.risk_canvas, self.risk_verdict, self.loss_canvas, self.loss_verdict, self.calibration_canvas,
+                self.calibration_text]
 
     def _show(self, result: dict[str, Any]) -> None:
+        self.stale.clear()
         labels = [c.label for c in result["risk"]]
         self.risk_curves, self.loss_curves = result["risk"], result["loss"]
         self.points, self.best = result["points"], result["best"]
-        self.risk_verdicts = self._sentences(result["risk_results"], labels)
-        self.loss_verdicts = self._sentences(result["loss_results"], labels)
+        self.risk_verdicts = result["comparison"].risk_sentences()
+        self.loss_verdicts = result["comparison"].loss_sentences()
         self.risk_verdict.value = "<br>".join(escape(s) for s in self.risk_verdicts)
         self.loss_verdict.value = "<br>".join(escape(s) for s in self.loss_verdicts)
         best = result["best"]
@@ -620,10 +493,13 @@ class DominancePanel:
             return
         n = s["X"].shape[0]
         if self.task.running and not in_task:
+            self.stale.mark(self._views(), "the curves shown were computed for other settings")
             self.status.info("Computing for the previous settings; the current ones are applied when it ends "
                              "(Cancel stops it; the plots show the last curves).")
             return
         if not force:
+            self.stale.mark(self._views(), f"the curves shown were computed for other settings; roughly "
+                                           f"{max(seconds, 1):.0f} s here")
             self.status.info(f"{n:,} records: press Compute to update the curves (roughly {max(seconds, 1):.0f} s "
                              f"here; it can be cancelled). The plots show the last curves.")
             return

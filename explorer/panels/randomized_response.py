@@ -16,25 +16,25 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from explorer._validation import check_epsilon, check_int, check_probability, check_rng, check_weights
+from explorer._validation import check_int, check_probability, check_weights
 from explorer.core import deniability as den
 from explorer.core import randomized_response as rr
 from explorer.core.datasets import dataset_info
+from explorer.core.rr_simulation import MAX_SAMPLE, is_singular, simulate_estimation
 from explorer.errors import (
     ConfigurationError,
     DatasetError,
     ExplorerError,
     InvalidParameterError,
-    SingularMatrixError,
 )
-from explorer.panels._base import AppState, StaleMark, StatusLine, close_tree, escape, guarded, make_figure
+from explorer.panels._base import (AppState, StaleMark, StatusLine, close_tree, epsilon_slider, escape, guarded,
+                                   make_figure)
 from explorer.plotting import randomized_response as plots
+from explorer.state import EPSILON_MAX, check_shared_epsilon
 
 __all__ = ["RandomizedResponsePanel"]
 
 MIN_CATEGORIES, MAX_CATEGORIES = 2, 12
-EPSILON_MAX = 10.0
-MAX_SAMPLE = 10_000_000
 NO_ATTRIBUTE = "(none: type labels)"
 DESIGN_OPTIONS = [("optimal for ε", "optimal"), ("keep or uniform (p)", "keep_or_uniform"),
                   ("Warner (p, r = 2)", "warner"), ("custom matrix", "custom")]
@@ -69,13 +69,11 @@ class RandomizedResponsePanel:
     def __init__(self, state: AppState | None = None, *, n_categories: int = 3):
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
-        self._syncing = False
         self._building = True
-        self._epsilon_override: float | None = None   # a typed epsilon beyond the slider (e.g. inf)
         self.matrix: np.ndarray | None = None          # last valid state
         self.prior: np.ndarray | None = None
         self.labels: list[str] = []
-        self.simulation: dict[str, Any] | None = None
+        self.simulation: dict[str, Any] | None = None  # drawn values; ["result"] is core's EstimationSimulation
 
         style = {"description_width": "initial"}
         # ---------------------------------------------------------------- controls
@@ -92,10 +90,11 @@ class RandomizedResponsePanel:
                                           continuous_update=False, style=style, layout=widgets.Layout(width="300px"))
         self.design = widgets.Dropdown(options=DESIGN_OPTIONS, value="optimal", description="Design", style=style,
                                        layout=widgets.Layout(width="260px"))
-        initial_epsilon = self.state.epsilon if 0 <= self.state.epsilon <= EPSILON_MAX else 1.0
-        self.epsilon = widgets.FloatSlider(value=initial_epsilon, min=0.0, max=EPSILON_MAX, step=0.01,
-                                           description="ε", readout_format=".2f", continuous_update=True)
-        self.epsilon_text = widgets.Text(value=f"{initial_epsilon:g}", description="typed ε",
+        # The shared epsilon has one home, the state: the slider is a view of state.epsilon and the
+        # typed box writes through the state's check (no copy of epsilon is kept in this tab).
+        self.epsilon = epsilon_slider(self.state, self.status)
+        self.epsilon.continuous_update = True       # the picture is blitted: fast enough to follow the drag
+        self.epsilon_text = widgets.Text(value=f"{self.state.epsilon:g}", description="typed ε",
                                          continuous_update=False, style=style, layout=widgets.Layout(width="170px"))
         self.epsilon_label = widgets.HTML()
         self.p = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.01, description="p",
@@ -153,7 +152,6 @@ class RandomizedResponsePanel:
         for w in (self.category_labels, self.prior_source, self.prior_weights, self.p):
             w.observe(self._on_change, names="value")
         self.design.observe(self._on_design, names="value")
-        self.epsilon.observe(self._on_epsilon_slider, names="value")
         self.epsilon_text.observe(self._on_epsilon_text, names="value")
         self.state.observe(self._on_state_epsilon, names="epsilon")
         self.state.observe(self._on_dataset, names="dataset")
@@ -187,16 +185,15 @@ class RandomizedResponsePanel:
         self.widget.add_class("explorer-rr-panel")
 
         self._refresh_attributes()
-        self._rebuild_grid(rr.optimal_matrix(self.n_categories.value, self.epsilon.value))
+        self._rebuild_grid(rr.optimal_matrix(self.n_categories.value, self._current_epsilon()))
         self._show_design_controls()
         self._building = False
         self._recompute()
 
     # ================================================================== reading controls
     def _current_epsilon(self) -> float:
-        if self._epsilon_override is not None:
-            return self._epsilon_override
-        return check_epsilon(self.epsilon.value)
+        """The state's epsilon (re-checked: the one range of every tab)."""
+        return check_shared_epsilon(self.state.epsilon)
 
     def _categories(self) -> tuple[int, list[str], np.ndarray | None]:
         """r, labels and (for an attribute) the data set's counts per category."""
@@ -289,7 +286,7 @@ class RandomizedResponsePanel:
             self._curve_cache = (curve_key, den.deniability_curve(r, prior, CURVE_EPSILONS))
         curve = self._curve_cache[1]
         secrecy = den.is_perfect_secrecy(matrix, prior)
-        singular = not np.isfinite(rr.estimate_error_bound(matrix, rr.error_bounds(np.full(r, 1.0 / r), 1)))
+        singular = is_singular(matrix)
 
         self.matrix, self.prior, self.labels = matrix, prior, labels
         self.results = {"epsilon": epsilon, "column": column, "posterior": posterior, "entropies": entropies,
@@ -472,7 +469,7 @@ class RandomizedResponsePanel:
             self.category_labels.value = ""
             self._building = False
         if len(self.cells) != r:
-            self._rebuild_grid(rr.optimal_matrix(r, min(self._current_epsilon(), 50.0)))
+            self._rebuild_grid(rr.optimal_matrix(r, self._current_epsilon()))
         self._recompute()
 
     @guarded
@@ -494,53 +491,22 @@ class RandomizedResponsePanel:
         self.custom_box.layout.display = "" if design == "custom" else "none"
 
     @guarded
-    def _on_epsilon_slider(self, change: Any = None) -> None:
-        value = check_epsilon(self.epsilon.value)   # re-validated: a forged value is refused
-        if value > EPSILON_MAX:
-            raise InvalidParameterError(f"epsilon must be <= {EPSILON_MAX:g} on the slider, got {value:g}; "
-                                        "type larger values")
-        self._epsilon_override = None
-        if not self._syncing:
-            self._syncing = True
-            try:
-                self.epsilon_text.value = f"{value:g}"
-                self.state.epsilon = value
-            finally:
-                self._syncing = False
-        self._recompute()
-
-    @guarded
     def _on_epsilon_text(self, change: Any = None) -> None:
-        if self._syncing:
-            return
-        value = check_epsilon(self.epsilon_text.value, "typed epsilon")
-        self._syncing = True
+        """A typed epsilon goes to the state; a refused one is explained and the box shows the state's value."""
         try:
-            if value <= EPSILON_MAX:
-                self._epsilon_override = None
-                self.epsilon.value = value
-                self.state.epsilon = value
-            else:                                  # beyond the shared range: this tab's design only
-                self._epsilon_override = value
-        finally:
-            self._syncing = False
-        self._recompute()
+            value = check_shared_epsilon(self.epsilon_text.value, "typed epsilon")
+        except ExplorerError:
+            self.epsilon_text.value = f"{self.state.epsilon:g}"
+            raise                                   # guarded: the words go to the status line
+        if value != self.state.epsilon:
+            self.state.epsilon = value              # _on_state_epsilon redraws
+        elif self.epsilon_text.value != f"{value:g}":
+            self.epsilon_text.value = f"{value:g}"  # e.g. "2.0" shown as "2"
 
     @guarded
     def _on_state_epsilon(self, change: Any = None) -> None:
-        if self._syncing:
-            return
-        value = check_epsilon(self.state.epsilon, "shared epsilon")
-        self._syncing = True
-        try:
-            self.epsilon_text.value = f"{value:g}"
-            if value <= EPSILON_MAX:
-                self._epsilon_override = None
-                self.epsilon.value = value
-            else:
-                self._epsilon_override = value
-        finally:
-            self._syncing = False
+        """The state's epsilon changed (slider, typed box, another tab, a configuration): follow it."""
+        self.epsilon_text.value = f"{self.state.epsilon:g}"
         self._recompute()
 
     @guarded
@@ -557,7 +523,7 @@ class RandomizedResponsePanel:
                 if self.n_categories.value != r:
                     self.n_categories.value = r
                 if len(self.cells) != r:
-                    self._rebuild_grid(rr.optimal_matrix(r, min(self._current_epsilon(), 50.0)))
+                    self._rebuild_grid(rr.optimal_matrix(r, self._current_epsilon()))
             finally:
                 self._building = False
         self._recompute()
@@ -612,40 +578,32 @@ class RandomizedResponsePanel:
         self.run_simulation()
 
     def run_simulation(self) -> dict[str, Any]:
-        """Draw a sample, randomize it with the current matrix, estimate with all four methods."""
+        """Draw a sample, randomize it with the current matrix, estimate with all four methods.
+
+        The numbers come from :func:`explorer.core.rr_simulation.simulate_estimation`; this draws them.
+        Returns (and keeps as ``self.simulation``) the drawn values: ``values`` (true and each
+        method's estimate), ``errors`` (half-width of the bars), ``bounds``, ``n`` and ``result``
+        (the :class:`~explorer.core.rr_simulation.EstimationSimulation`).
+        """
         if self.matrix is None or self.status.is_error:
             raise InvalidParameterError("fix the error shown above before simulating")
         n = check_int(self.n_samples.value, "sample size n", minimum=1, maximum=MAX_SAMPLE)
-        rng = check_rng(check_int(self.seed.value, "seed", minimum=0))
+        seed = check_int(self.seed.value, "seed", minimum=0)
         matrix, prior, labels = self.matrix, self.prior, self.labels
-        r = matrix.shape[0]
         attribute = self.attribute.value
+        records = None
         if attribute != NO_ATTRIBUTE and self.state.dataset is not None:
             # the data set's own records (a random subsample of n when it is larger)
             column = self.state.dataset[attribute]
-            codes_all = pd.Categorical(column.astype(object), categories=labels).codes
-            codes_all = codes_all[codes_all >= 0]
-            codes = codes_all if n >= codes_all.size else rng.choice(codes_all, size=n, replace=False)
-            source = f"{codes.size:,} records of {attribute}"
-        else:
-            codes = rng.choice(r, size=n, p=prior)
-            source = f"{n:,} respondents drawn from the prior"
-        truth = np.bincount(codes, minlength=r) / codes.size
-        reports = rr.randomize(codes, matrix, rng)
-        counts = rr.report_counts(reports, r)
-        values: dict[str, np.ndarray] = {"true": truth}
-        notes = []
-        for method in rr.ESTIMATION_METHODS:
-            try:
-                values[method] = rr.estimate_frequencies(counts, matrix, method, kind="counts").estimate
-            except SingularMatrixError:
-                values[method] = np.full(r, np.nan)
-                notes.append(method)
-        bounds = rr.error_bounds(counts / counts.sum(), int(counts.sum()))
-        half_width = rr.estimate_error_bound(matrix, bounds)
-        errors = {m: half_width for m in rr.ESTIMATION_METHODS}
+            records = pd.Categorical(column.map(str, na_action="ignore"), categories=labels).codes.astype(np.int64)
+        sim = simulate_estimation(matrix, n, prior=prior, records=records, rng=seed)
+        source = (f"{sim.n:,} records of {attribute}" if sim.from_records
+                  else f"{sim.n:,} respondents drawn from the prior")
+        values: dict[str, np.ndarray] = {"true": sim.true, **sim.estimates}
+        errors = {m: sim.half_width for m in rr.ESTIMATION_METHODS}
+        bounds = sim.bounds
         title = (f"true vs estimated distribution: {source}, {plots.format_epsilon(self.results['epsilon'])}; "
-                 f"bars ± {half_width:.3f}" if math.isfinite(half_width) else
+                 f"bars ± {sim.half_width:.3f}" if math.isfinite(sim.half_width) else
                  f"true vs estimated distribution: {source}; singular matrix, no error bound")
         if self.estimate_artists is None:
             self.ax_estimates.set_axis_on()
@@ -655,14 +613,13 @@ class RandomizedResponsePanel:
             self.estimate_artists.update(values, errors, labels, title)
         self._freeze_layout(("estimates", tuple(labels)), self.estimate_figure)
         self.estimate_figure.canvas.draw_idle()
-        errors_text = ", ".join(f"{m}: max |error| {np.nanmax(np.abs(values[m] - truth)):.4f}"
-                                for m in rr.ESTIMATION_METHODS if m not in notes)
-        info = (f"Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6, on the reports: e_abs = {bounds.e_abs:.4f}, e_rel = {bounds.e_rel:.4f} "
-                f"(B = {bounds.B:.3f}, α = 0.05). {errors_text}.")
-        if notes:
-            info += f" Singular matrix: {', '.join(notes)} impossible; use IBU."
+        errors_text = ", ".join(f"{m}: max |error| {e:.4f}" for m, e in sim.max_abs_errors.items())
+        info = (f"Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6, on the reports: e_abs = {bounds.e_abs:.4f}, "
+                f"e_rel = {bounds.e_rel:.4f} (B = {bounds.B:.3f}, α = {bounds.alpha:g}). {errors_text}.")
+        if sim.impossible:
+            info += f" Singular matrix: {', '.join(sim.impossible)} impossible; use IBU."
         self.estimate_info.value = f"<small>{escape(info)}</small>"
-        self.simulation = {"values": values, "errors": errors, "bounds": bounds, "n": int(codes.size)}
+        self.simulation = {"values": values, "errors": errors, "bounds": bounds, "n": sim.n, "result": sim}
         self._simulated_inputs = self._simulation_inputs()
         self.simulation_stale.clear()
         return self.simulation
@@ -693,7 +650,7 @@ class RandomizedResponsePanel:
                 self.prior_source.value = "uniform"
                 self.category_labels.value = ""
                 self.n_categories.value = 2
-                self.epsilon.value = 2.0
+                self.state.epsilon = 2.0
             finally:
                 self._building = False
             self.set_custom_matrix(den.example1_matrix())
@@ -702,16 +659,16 @@ class RandomizedResponsePanel:
             row = np.arange(r, 0, -1, dtype=float)
             self._building = True
             try:
-                self.epsilon.value = 0.0
+                self.state.epsilon = 0.0
             finally:
                 self._building = False
-            # equal rows: every column constant, columns different (000 Section II-A b)
+            # equal rows: every column constant, columns different (Domingo-Ferrer and Soria-Comas (2018), Section II-A b)
             self.set_custom_matrix(np.tile(row / row.sum(), (r, 1)))
         else:
             raise InvalidParameterError(f"preset must be {PRESET_EXAMPLE1!r} or {PRESET_SECRECY!r}, got {name!r}")
 
     def config(self) -> dict:
-        """The panel's settings as a JSON-able dict (for the app's configuration export)."""
+        """The panel's own settings as a JSON-able dict (epsilon is the state's, exported once at the top level)."""
         return {
             "attribute": self.attribute.value,
             "n_categories": int(self.n_categories.value),
@@ -719,7 +676,6 @@ class RandomizedResponsePanel:
             "prior": self.prior_source.value,
             "prior_weights": self.prior_weights.value,
             "design": self.design.value,
-            "epsilon": self.epsilon_text.value if self._epsilon_override is not None else float(self.epsilon.value),
             "p": float(self.p.value),
             "matrix": self._grid_values().tolist(),
             "n_samples": int(self.n_samples.value),
@@ -727,7 +683,11 @@ class RandomizedResponsePanel:
         }
 
     def apply_config(self, config: dict) -> None:
-        """Load settings from :meth:`config`'s dict; a bad entry raises ConfigurationError."""
+        """Load settings from :meth:`config`'s dict; a bad entry raises ConfigurationError.
+
+        Epsilon is the state's (:meth:`explorer.state.AppState.load_config` sets it); an
+        ``"epsilon"`` entry of an older export of this tab is ignored.
+        """
         if not isinstance(config, dict):
             raise ConfigurationError(f"randomized response configuration must be a dict, got {type(config).__name__}")
         known = {"attribute", "n_categories", "labels", "prior", "prior_weights", "design", "epsilon", "p",
@@ -773,8 +733,4 @@ class RandomizedResponsePanel:
         finally:
             self._building = False
         self._show_design_controls()
-        if "epsilon" in config:
-            self.epsilon_text.value = str(config["epsilon"])
-            if self.status.is_error:
-                raise ConfigurationError(f"randomized response configuration: {self.status.message}")
         self._recompute()

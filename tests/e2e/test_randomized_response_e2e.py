@@ -47,7 +47,7 @@ def test_moving_epsilon_changes_status_and_label(app_page, tmp_path):
     assert (before.min(axis=2) < 200).mean() > 0.05, "the figure was not drawn in the browser"
     handle = panel.locator(".explorer-rr-epsilon .noUi-handle").first
     handle.focus()
-    for _ in range(10):
+    for _ in range(2):                                  # the shared slider's step is 0.05
         handle.press("ArrowRight")
     expect(label).to_contain_text("ε = 1.1", timeout=TIMEOUT)
     expect(status).to_contain_text("ε = 1.1 (column 1)", timeout=TIMEOUT)
@@ -62,6 +62,12 @@ def test_moving_epsilon_changes_status_and_label(app_page, tmp_path):
     expect(status).to_contain_text("multiply the odds of one answer over another by at most 7.4", timeout=TIMEOUT)
     expect(label).to_contain_text("ε = 2", timeout=TIMEOUT)
     save_screenshot(app_page, tmp_path, "rr-epsilon-2")
+    # beyond the one range of every tab: the state's words, and the box shows the state's value again
+    typed.fill("12")
+    typed.press("Enter")
+    expect(status).to_contain_text("typed epsilon must be <= 10 (the range every tab uses)", timeout=TIMEOUT)
+    expect(typed).to_have_value("2", timeout=TIMEOUT)
+    expect(label).to_contain_text("ε = 2", timeout=TIMEOUT)
 
 
 def test_invalid_custom_matrix_shows_row_and_sum(app_page, tmp_path):

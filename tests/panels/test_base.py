@@ -121,3 +121,53 @@ def test_widgets_added_later_to_a_guarded_container_are_guarded():
     assert status.is_error and "refused" in status.message and late.value == "a"
     late.set_state({"disabled": True})
     assert "may not set disabled" in status.message and not late.disabled
+
+
+def _comm_message(content):
+    """What ``Widget._handle_msg`` receives from the comm for a custom message (a Button's click)."""
+    return {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
+
+
+def test_a_forged_click_on_a_disabled_button_is_refused_in_words():
+    import ipywidgets as widgets
+
+    from explorer.panels._base import guard_widgets
+
+    status = StatusLine()
+    clicks = []
+    button = widgets.Button(description="Compute")
+    button.on_click(clicks.append)
+    guard_widgets(widgets.VBox([button]), status)
+    button._handle_msg(_comm_message({"event": "click"}))       # enabled: the click runs
+    assert clicks == [button] and not status.is_error
+    button.disabled = True
+    button._handle_msg(_comm_message({"event": "click"}))       # the path a websocket message takes
+    assert clicks == [button]                                    # the handler did not run
+    assert status.is_error and status.message.endswith("is disabled; the click was refused")
+    assert "Compute" in status.message
+    button._handle_msg(_comm_message(["not", "an", "object"]))
+    assert clicks == [button] and "must be an object" in status.message
+
+
+def test_errors_of_message_and_click_handlers_become_words(caplog):
+    import ipywidgets as widgets
+
+    from explorer.panels._base import guard_widgets
+
+    status = StatusLine()
+    button = widgets.Button(description="Go")
+
+    def refuse(_):
+        raise InvalidParameterError("k must be >= 1, got 0")
+
+    button.on_click(refuse)
+    guard_widgets(button, status)
+    button._handle_msg(_comm_message({"event": "click"}))
+    assert status.is_error and status.message == "k must be >= 1, got 0"
+
+    def bug(widget, content, buffers):
+        raise ZeroDivisionError("boom")
+
+    button.on_msg(bug)
+    button._handle_msg(_comm_message({"event": "other"}))
+    assert "Something went wrong (ZeroDivisionError)" in status.message and "boom" not in status.widget.value

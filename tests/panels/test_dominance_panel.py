@@ -219,14 +219,14 @@ def test_cancel_keeps_the_last_curves(small_state):
     panel.background_seconds = 0.0
     before = [c.values.copy() for c in panel.risk_curves]
     started, release = threading.Event(), threading.Event()
-    masked = panel._displacements_of
+    masked = panel._cache.displacements
 
     def slow(*args):
         started.set()
         release.wait(10)
         return masked(*args)
 
-    panel._displacements_of = slow
+    panel._cache.displacements = slow
     panel.parameters[0].value = 1.0
     panel.compute_button.click()
     assert started.wait(10) and panel.running and panel.compute_button.disabled
@@ -245,18 +245,18 @@ def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_st
     panel = DominancePanel(state=small_state)
     panel.background_seconds = 0.0
     started, release = threading.Event(), threading.Event()
-    masked = panel._displacements_of
+    masked = panel._cache.displacements
 
     def slow(*args):
         started.set()
         release.wait(10)
         return masked(*args)
 
-    panel._displacements_of = slow
+    panel._cache.displacements = slow
     panel.alpha_min.value = -20.0
     panel.compute_button.click()
     assert started.wait(10)
-    panel._displacements_of = masked
+    panel._cache.displacements = masked
     panel.alpha_min.value = -30.0                        # while it runs: its result is for old settings
     assert "previous settings" in panel.status.message
     release.set()
@@ -351,3 +351,52 @@ def test_panel_text_cites_papers_by_authors_and_year():
     assert "Domingo-Ferrer and Muralidhar (2016)" in joined
     for code in ("002", "000 ", "004", "paper 0"):
         assert code not in joined
+
+
+def test_a_forged_click_on_the_disabled_compute_button_does_not_run(small_state):
+    from explorer.panels._base import guard_widgets
+
+    panel = DominancePanel(state=small_state)
+    guard_widgets(panel.widget, panel.status)
+    runs = []
+    panel._on_compute = lambda: runs.append(1)
+    message = {"content": {"data": {"method": "custom", "content": {"event": "click"}}}, "buffers": []}
+    panel.compute_button.disabled = True                 # as while a background computation runs
+    panel.compute_button._handle_msg(message)            # what the comm does with a browser's message
+    assert runs == [] and panel.status.is_error and "disabled; the click was refused" in panel.status.message
+    panel.compute_button.disabled = False
+    panel.compute_button._handle_msg(message)
+    assert runs == [1]
+
+
+def _greyed(panel) -> list[bool]:
+    return ["explorer-stale" in view._dom_classes for view in panel._views()]
+
+
+def test_slow_work_marks_the_views_out_of_date_until_computed(small_state):
+    panel = DominancePanel(state=small_state)
+    assert not panel.stale.stale and not any(_greyed(panel))
+    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.beta.value = 0.5
+    panel.risk_view.value = ALL
+    assert panel.stale.stale and all(_greyed(panel))
+    assert "out of date: press Compute" in panel.stale.widget.value
+    panel.compute_button.click()
+    panel.wait(30)
+    assert not panel.stale.stale and not any(_greyed(panel)) and panel.stale.widget.value == ""
+    assert "β = 0.5" in panel.risk_ax.get_title()
+
+
+def test_a_new_shared_data_set_is_read_from_the_state_or_marked_out_of_date(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.background_seconds = 0.0
+    rng = np.random.default_rng(7)
+    frame = pd.DataFrame(rng.normal(size=(120, 2)), columns=["u", "v"])
+    small_state.dataset = with_info(frame, dataset_info(frame))
+    # the controls follow the state at once; the curves (still of a, b, c) are marked out of date
+    assert [label for label, _ in panel.risk_view.options][:2] == ["u", "v"]
+    assert panel.stale.stale and all(_greyed(panel)) and "300 records" not in panel.status.message
+    panel.compute_button.click()
+    panel.wait(30)
+    assert not panel.stale.stale and "120 records" in panel.status.message
+    assert "attribute u" in panel.risk_ax.get_title() and len(panel.loss_curves[0].values) > 0

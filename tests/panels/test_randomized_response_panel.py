@@ -67,28 +67,39 @@ def test_shared_epsilon_drives_panel():
     state = AppState()
     panel = RandomizedResponsePanel(state=state)
     state.epsilon = 0.5
-    assert panel.epsilon.value == 0.5
+    assert panel.epsilon.value == 0.5 and panel.epsilon_text.value == "0.5"
     np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(3, 0.5))
     with pytest.raises(ExplorerError, match="epsilon must be <= 10"):   # the shared epsilon has one range
         state.epsilon = 25.0
     assert state.epsilon == 0.5 and panel.epsilon.value == 0.5
-    panel.epsilon_text.value = "25"   # beyond the range: a design of this tab only, the shared value stays
-    assert panel.results["epsilon"] == pytest.approx(25.0) and state.epsilon == 0.5
+    panel.epsilon_text.value = "25"   # beyond the range: refused in the state's words, no tab-only epsilon
+    assert panel.status.is_error and "typed epsilon must be <= 10 (the range every tab uses)" in panel.status.message
+    assert state.epsilon == 0.5 and panel.epsilon_text.value == "0.5" and panel.epsilon.value == 0.5
+    assert panel.results["epsilon"] == pytest.approx(0.5)
 
 
 def test_typed_epsilon_and_bad_text(panel):
     panel.epsilon_text.value = "3"
-    assert panel.epsilon.value == 3.0
+    assert panel.epsilon.value == 3.0 and panel.state.epsilon == 3.0
     good = snapshot(panel)
     for bad, words in [("abc", "typed epsilon must be a number, got 'abc'"), ("-1", "typed epsilon must be >= 0"),
-                       ("nan", "typed epsilon must be a number, got NaN")]:
+                       ("nan", "typed epsilon must be a number, got NaN"),
+                       ("12", "typed epsilon must be <= 10 (the range every tab uses), got '12'"),
+                       ("inf", "an infinite epsilon means no randomization")]:
         panel.epsilon_text.value = bad
         assert panel.status.is_error and words in panel.status.message
+        assert panel.epsilon_text.value == "3" and panel.state.epsilon == 3.0 and panel.epsilon.value == 3.0
         assert_same(snapshot(panel), good)
-    panel.epsilon_text.value = "inf"
-    assert not panel.status.is_error
+    panel.epsilon_text.value = "2.50"               # a valid value is shown as the state holds it
+    assert not panel.status.is_error and panel.state.epsilon == 2.5 and panel.epsilon_text.value == "2.5"
+
+
+def test_the_identity_matrix_without_an_infinite_epsilon(panel):
+    panel.design.value = "keep_or_uniform"          # p = 1: every answer kept (epsilon infinite)
+    panel.p.value = 1.0
     np.testing.assert_array_equal(matrix_shown(panel), np.eye(3))
     assert "reveal the answer for certain" in panel.status.message
+    assert panel.state.epsilon == 1.0               # the shared epsilon is untouched
 
 
 def test_categories_and_labels(panel):
@@ -110,14 +121,14 @@ def test_forged_values_are_revalidated(panel):
     assert panel.status.is_error and "n_categories must be <= 12, got 50" in panel.status.message
     assert_same(snapshot(panel), good)
     panel.n_categories.max = 12
+    panel.n_categories.value = 3
     panel.epsilon.max = 1000
     panel.epsilon.value = 500
     assert panel.status.is_error and "epsilon must be <= 10" in panel.status.message
-    panel.epsilon.value = 1000.0      # clamped by the widget itself stays refused
-    assert panel.status.is_error
+    assert panel.epsilon.value == panel.state.epsilon == 1.0   # the slider shows the state's value again
     panel.epsilon.max = 10
-    assert panel.epsilon.value == 10
-    assert not panel.status.is_error
+    panel.epsilon.value = 2.0
+    assert not panel.status.is_error and panel.state.epsilon == 2.0
     panel.n_samples.value = -5
     panel.simulate.click()
     assert panel.status.is_error and "sample size n must be >= 1, got -5" in panel.status.message
@@ -378,3 +389,135 @@ def test_changing_the_number_of_categories_closes_the_replaced_cells():
     for i in range(20):
         panel.n_categories.value = 11 + i % 2
     assert count() <= before
+
+
+# ---------------------------------------------------------------------- one epsilon: the state's
+def rr_epsilon_is_the_states(panel):
+    """Every place the tab shows epsilon holds the state's value."""
+    state = panel.state.epsilon
+    assert panel.epsilon.value == state
+    assert panel.epsilon_text.value == f"{state:g}"
+    assert panel._current_epsilon() == state
+    if panel.design.value == "optimal" and not panel.status.is_error:
+        assert panel.results["epsilon"] == pytest.approx(state)
+        np.testing.assert_allclose(matrix_shown(panel), optimal_matrix(panel.n_categories.value, state))
+
+
+def test_the_tab_keeps_no_copy_of_epsilon():
+    panel = RandomizedResponsePanel(state=AppState())
+    assert not hasattr(panel, "_epsilon_override") and not hasattr(panel, "_syncing")
+    assert "epsilon" not in panel.config()
+
+
+def test_epsilon_equals_the_states_after_slider_typed_and_state_changes():
+    state = AppState()
+    panel = RandomizedResponsePanel(state=state)
+    rr_epsilon_is_the_states(panel)
+    for value in (2.0, 0.0, 10.0, 0.35):             # slider moves
+        panel.epsilon.value = value
+        assert state.epsilon == value
+        rr_epsilon_is_the_states(panel)
+    for text, expected in (("3", 3.0), ("0.5", 0.5), ("10", 10.0)):   # typed values
+        panel.epsilon_text.value = text
+        assert state.epsilon == expected and not panel.status.is_error
+        rr_epsilon_is_the_states(panel)
+    for text in ("12", "inf", "-1", "nan", "1e400", "ε"):             # refused typed values
+        panel.epsilon_text.value = text
+        assert panel.status.is_error and "typed epsilon" in panel.status.message
+        assert state.epsilon == 10.0
+        rr_epsilon_is_the_states(panel)
+    for value in (4.0, 0.0, 7.25):                    # the state changed elsewhere (another tab)
+        state.epsilon = value
+        assert not panel.status.is_error
+        rr_epsilon_is_the_states(panel)
+    for bad in (12, float("inf"), -1.0, float("nan")):
+        with pytest.raises(ExplorerError):
+            state.epsilon = bad
+        rr_epsilon_is_the_states(panel)
+
+
+# ipywidgets clamps a value beyond the slider's own [min, max] to that end (a valid epsilon, which the
+# browser could have sent); a value beyond a forged max, NaN or a non-number is refused by the state.
+@pytest.mark.parametrize("forged, expected", [({"value": 50.0}, 10.0), ({"value": -3.0}, 0.0),
+                                              ({"value": float("inf")}, 10.0), ({"value": float("nan")}, 2.0),
+                                              ({"max": 1000.0, "value": 500.0}, 2.0), ({"value": "x"}, 2.0)])
+def test_a_forged_slider_message_keeps_the_states_epsilon(forged, expected):
+    from explorer.panels._base import guard_widgets
+    state = AppState()
+    panel = RandomizedResponsePanel(state=state)
+    guard_widgets(panel.widget, panel.status)          # what the app does to every tab
+    panel.epsilon.set_state({"value": 2.0})            # a real slider move through the websocket path
+    assert state.epsilon == 2.0
+    panel.epsilon.set_state(dict(forged))              # must not raise
+    assert state.epsilon == expected
+    assert 0.0 <= panel.epsilon.value <= 10.0
+    rr_epsilon_is_the_states(panel)
+
+
+@pytest.mark.parametrize("forged", ["12", "inf", "-1", "NaN", "", "1" * 10_000, None, 5])
+def test_a_forged_typed_box_message_keeps_the_states_epsilon(forged):
+    from explorer.panels._base import guard_widgets
+    state = AppState()
+    panel = RandomizedResponsePanel(state=state)
+    guard_widgets(panel.widget, panel.status)
+    panel.epsilon_text.set_state({"value": "2.5"})
+    assert state.epsilon == 2.5
+    panel.epsilon_text.set_state({"value": forged})    # must not raise
+    assert state.epsilon == 2.5 and panel.status.is_error
+    assert len(panel.status.message) < 400             # a long input is not echoed whole
+    rr_epsilon_is_the_states(panel)
+
+
+def test_unguarded_forged_values_do_not_raise_either():
+    panel = RandomizedResponsePanel(state=AppState())
+    panel.epsilon.max = 1000.0                         # a forged range as well as a forged value
+    panel.epsilon.set_state({"value": 99.0})
+    assert panel.state.epsilon == 1.0 and panel.status.is_error
+    panel.epsilon_text.set_state({"value": "inf"})
+    assert panel.state.epsilon == 1.0 and panel.status.is_error
+    rr_epsilon_is_the_states(panel)
+
+
+def test_a_configuration_load_sets_the_tabs_epsilon_and_redraws_it():
+    from explorer.app import ExplorerApp
+    from explorer.panels.randomized_response import __name__ as module
+    tabs = [("Randomized response", module, "RandomizedResponsePanel")]
+    app = ExplorerApp(tabs=tabs)
+    panel = app.panel("Randomized response")
+    panel.n_categories.value = 5
+    panel.run_simulation()
+    config = app.export_config()
+    assert "epsilon" not in config["tabs"]["Randomized response"]
+    config["epsilon"] = 3.5
+    config["tabs"]["Randomized response"]["n_categories"] = 4
+    other = ExplorerApp(tabs=tabs)
+    other_panel = other.panel("Randomized response")
+    other_panel.run_simulation()
+    other.load_config(config)
+    assert other.state.epsilon == 3.5 and other_panel.n_categories.value == 4
+    rr_epsilon_is_the_states(other_panel)
+    # the simulation on screen was made with other inputs: marked until recomputed
+    assert other_panel.simulation_stale.stale
+    other_panel.simulate.click()
+    assert "ε = 3.5" in other_panel.ax_estimates.get_title()
+    assert other.export_config()["epsilon"] == 3.5
+    # an older export of this tab with its own epsilon: ignored, the top-level value counts
+    config["tabs"]["Randomized response"]["epsilon"] = 9.0
+    other.load_config(config)
+    assert other.state.epsilon == 3.5
+    rr_epsilon_is_the_states(other_panel)
+    other_panel.apply_config({"epsilon": 9.0, "seed": 4})
+    assert other.state.epsilon == 3.5 and other_panel.seed.value == 4
+
+
+def test_simulation_numbers_are_cores():
+    from explorer.core.rr_simulation import simulate_estimation
+    panel = RandomizedResponsePanel(state=AppState())
+    panel.n_samples.value, panel.seed.value = 3_000, 9
+    shown = panel.run_simulation()
+    sim = simulate_estimation(panel.matrix, 3_000, prior=panel.prior, rng=9)
+    assert shown["result"].n == sim.n == shown["n"]
+    for method, estimate in sim.estimates.items():
+        np.testing.assert_array_equal(shown["values"][method], estimate)
+    np.testing.assert_array_equal(shown["values"]["true"], sim.true)
+    assert f"e_abs = {sim.bounds.e_abs:.4f}" in panel.estimate_info.value
