@@ -16,6 +16,7 @@ import pandas as pd
 from explorer.core import datasets
 from explorer.errors import DatasetError
 from explorer.panels._base import AppState, StatusLine, close_tree, escape, guarded
+from explorer.panels._format import html_table, type_name
 from explorer.state import ROLES, shorten
 
 __all__ = ["DataPanel"]
@@ -24,12 +25,9 @@ ROLE_OPTIONS = [("numeric", "numeric"), ("categorical", "categorical"), ("ordina
 
 
 def _preview_html(frame: pd.DataFrame, n_rows: int) -> str:
-    table = frame.head(n_rows).to_html(index=True, escape=True, border=0, float_format=lambda v: f"{v:.2f}",
-                                       classes="explorer-preview")
-    style = ("<style>.explorer-preview{border-collapse:collapse;font-size:12px}"
-             ".explorer-preview td,.explorer-preview th{padding:2px 8px;border-bottom:1px solid #ddd;"
-             "text-align:right;line-height:1.3;white-space:nowrap}</style>")
-    return style + f"<div style='max-height:330px;overflow:auto'>{table}</div>"
+    """The first rows, formatted for reading (yes/no, thousands separators, 6 significant digits)."""
+    return html_table(frame.head(n_rows), css_class="explorer-preview", digits=6, index=True,
+                      max_height="330px")
 
 
 class DataPanel:
@@ -164,7 +162,7 @@ class DataPanel:
                 self.role[column].value = roles.get(column, self.role[column].value)
                 self.quasi_identifier[column].value = column in self.state.quasi_identifiers
                 self.sensitive[column].value = column in self.state.sensitive
-                self._dtype[column].value = escape(frame[column].dtype)
+                self._dtype[column].value = type_name(frame[column].dtype)
         finally:
             self._syncing = False
 
@@ -195,11 +193,11 @@ class DataPanel:
             qi.observe(self._on_marks, names="value")
             sens.observe(self._on_marks, names="value")
             self.role[column], self.quasi_identifier[column], self.sensitive[column] = role, qi, sens
-            self._dtype[column] = widgets.HTML(escape(frame[column].dtype))
+            self._dtype[column] = widgets.HTML(type_name(frame[column].dtype))
             cells += [widgets.HTML(escape(column)), self._dtype[column],
                       widgets.HTML(f"{int(nunique[column]):,}"), role, qi, sens]
         grid = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns="220px 90px 80px 130px 50px 70px", grid_gap="2px 8px"))
+            grid_template_columns="220px 110px 80px 130px 50px 70px", grid_gap="2px 8px"))
         self.columns_box.children = [grid]
 
     # ------------------------------------------------------------------ column marks

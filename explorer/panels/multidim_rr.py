@@ -52,6 +52,7 @@ from explorer.core.multidim_rr import (
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.core.export import csv_safe
 from explorer.state import shorten
+from explorer.panels._format import format_value, subscripts_html
 from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link,
                                    epsilon_slider, escape, guarded, make_figure)
 from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves
@@ -105,10 +106,11 @@ class MultiDimRRPanel:
                                      continuous_update=False, style=style, layout=_layout("330px"))
         self.epsilon = epsilon_slider(self.state, self.status, description="ε per attribute", style=style,
                                       layout=_layout("330px"))        # a view of the shared epsilon
-        self.t_v = widgets.BoundedIntText(value=100, min=1, max=10_000_000, description="T_v",
-                                          description_allow_html=False, tooltip="max combinations in a cluster",
+        self.t_v = widgets.BoundedIntText(value=100, min=1, max=10_000_000, description="T<sub>v</sub>",
+                                          description_allow_html=True, tooltip="max combinations in a cluster",
                                           style=style, layout=_layout("230px"))
-        self.t_d = widgets.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.05, description="T_d",
+        self.t_d = widgets.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.05, description="T<sub>d</sub>",
+                                       description_allow_html=True,
                                        tooltip="min dependence to merge two clusters",
                                        continuous_update=False, style=style, layout=_layout("330px"))
         self.dependence = widgets.Dropdown(options=DEPENDENCE_OPTIONS, value="true", description="Dependence",
@@ -165,10 +167,11 @@ class MultiDimRRPanel:
         self.cancel_button.on_click(self._on_cancel)         # besides the task's own handler: say it in words
 
         intro = widgets.HTML(
+            "<style>.explorer-mdrr-panel sub{line-height:0}</style>"
             "<b>Multi-dimensional randomized response</b> (Domingo-Ferrer and Soria-Comas (2022)). Randomizing each attribute separately "
             "(RR-Independent) loses the relations between attributes; randomizing all of them jointly (RR-Joint) "
             "needs n ≫ the number of combinations. <b>RR-Clusters</b> randomizes jointly within clusters of "
-            "dependent attributes (Algorithm 1: at most T_v combinations, dependence ≥ T_d) and "
+            "dependent attributes (Algorithm 1: at most T<sub>v</sub> combinations, dependence ≥ T<sub>d</sub>) and "
             "<b>RR-Adjustment</b> (Algorithm 2) reweights the randomized records to the estimated marginals.")
         controls = widgets.HBox([
             widgets.VBox([self.source, self.attributes]),
@@ -295,14 +298,14 @@ class MultiDimRRPanel:
             self.dep_artists.update(dep, data.names, clusters, data.cardinalities)
         eps = f"ε = {params['epsilon']:g} per attribute" if params["mechanism"] == "epsilon" else \
             f"p = {params['p']:g}"
-        self.dep_ax.set_title(f"{self._source_name()}: dependence ({self.dependence.value}), {eps}, "
-                              f"T_v = {self.t_v.value}, T_d = {self.t_d.value:g}", fontsize=9)
+        self.dep_ax.set_title(f"{self._source_name().replace('$', chr(92) + '$')}: dependence ({self.dependence.value}), {eps}, "
+                              f"$T_v$ = {self.t_v.value}, $T_d$ = {self.t_d.value:g}", fontsize=9)
         self.dep_figure.canvas.draw_idle()
         self.info.value = self._info_html(data, clusters, mats)
         self._check_runs_current()
-        self.status.info(f"{len(data.names)} attributes, {data.n_records:,} records: "
-                         f"{len(clusters)} cluster(s) by Algorithm 1 (T_v = {self.t_v.value}, "
-                         f"T_d = {self.t_d.value:g}).")
+        self.status.info(subscripts_html(f"{len(data.names)} attributes, {data.n_records:,} records: "
+                                         f"{len(clusters)} cluster(s) by Algorithm 1 (T_v = {self.t_v.value}, "
+                                         f"T_d = {self.t_d.value:g})."), raw_html=True)
 
     def _inputs(self) -> tuple:
         """What an experiment's result depends on (the data and every control)."""
@@ -359,7 +362,7 @@ class MultiDimRRPanel:
             f"<span style='font-size:12px'>After {sweeps} sweep(s): weight of the (a2,a1) records "
             f"{out.weights[4]:.5f} (= 1/(8(k+1)) = {1 / (8 * (sweeps + 1)):.5f}); joint distribution "
             f"({', '.join(f'{v:.4f}' for v in joint)}) → (1/2, 0, 0, 1/2) of Expression (14); largest weight "
-            f"change in the last sweep {out.trace_change[-1]:.2e}.</span>")
+            f"change in the last sweep {format_value(out.trace_change[-1], digits=3)}.</span>")
 
     # ------------------------------------------------------------------ experiments
     @property
@@ -405,7 +408,7 @@ class MultiDimRRPanel:
         self.export.value = ""
         if kind == "figure3":
             self.curve_artists.update([], {})
-            self.curve_ax.set_title(f"relative error, p = {p:g}, T_v = {t_v}, T_d = {t_d:g} (running)",
+            self.curve_ax.set_title(f"relative error, p = {p:g}, $T_v$ = {t_v}, $T_d$ = {t_d:g} (running)",
                                     fontsize=9)
             self.curve_figure.canvas.draw_idle()
         else:
@@ -481,7 +484,7 @@ class MultiDimRRPanel:
     def _grid_html(self, summary: pd.DataFrame) -> str:
         p = float(summary["p"].iloc[0])
         printed = PAPER_TABLE2 if (self.source.value == "UCI Adult x 6") else PAPER_TABLE1
-        head = "".join(f"<th>T_v = {int(tv)}</th>" for tv in TABLE_TV)
+        head = "".join(f"<th>{subscripts_html(f'T_v = {format_value(int(tv))}')}</th>" for tv in TABLE_TV)
         body = []
         for td in TABLE_TD:
             cells = []
@@ -492,7 +495,7 @@ class MultiDimRRPanel:
                 paper = f" <small style='color:#666'>({float(ref['relative_error'].iloc[0]):.3f})</small>" \
                     if len(ref) and self.source.value != "Shared data set" else ""
                 cells.append(f"<td>{value}{paper}</td>")
-            body.append(f"<tr><th>T_d = {td:g}</th>{''.join(cells)}</tr>")
+            body.append(f"<tr><th>{subscripts_html(f'T_d = {format_value(td)}')}</th>{''.join(cells)}</tr>")
         return (f"<div class='explorer-mdrr-table'><b>Table 1-style grid, p = {p:g}</b>: median relative error "
                 f"of RR-Clusters at σ = 0.1 (printed value of the paper in brackets where it has one)"
                 f"<table style='border-collapse:collapse;font-size:12px'><tr><th></th>{head}</tr>"

@@ -39,6 +39,7 @@ from explorer.errors import CancelledError, DatasetError, InvalidParameterError
 from explorer.core.export import csv_safe
 from explorer.core.cost import UNITS, permutation_work
 from explorer.state import shorten
+from explorer.panels._format import format_value, html_table
 from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
                                    escape, guarded, make_figure)
 from explorer.plotting.permutation import (
@@ -495,7 +496,9 @@ class PermutationPanel:
                 self.attribute.value = current if current in chosen else chosen[0]
                 self.record.max = analysis.X.shape[0]
                 self.d.value = float(analysis.privacy.d)
-                self.v.value = ", ".join(f"{v:.4g}" for v in analysis.privacy.v)
+                self.v.value = ", ".join(                 # numbers to edit: plain, no e-notation, no separators
+                    np.format_float_positional(v, precision=4, unique=False, fractional=False, trim="-")
+                    for v in analysis.privacy.v)
             finally:
                 self._loading = False
             self._render_all()
@@ -539,7 +542,7 @@ class PermutationPanel:
                         for c, r in zip(a.columns, a.spearman))
         self.summary.value = (
             f"<b>(d, v)-permuted privacy of Y</b>: d = {a.privacy.d:g}, v = ("
-            + ", ".join(f"{v:.4g}" for v in a.privacy.v) + f") &nbsp; · &nbsp; Spearman's rho {escape(rho)}"
+            + ", ".join(format_value(v) for v in a.privacy.v) + f") &nbsp; · &nbsp; Spearman's rho {escape(rho)}"
             f" &nbsp; · &nbsp; T = (" + ", ".join(f"{t:.2f}" for t in a.extent) + ")")
         link = a.linkage
         self.linkage_summary.value = f"<b>Linkage</b>: {escape(link.summary())}"
@@ -553,8 +556,7 @@ class PermutationPanel:
         self._render_attribute()
         self._render_subject()
         table = a.record_table()
-        self.table.value = table.head(20).to_html(index=False, float_format=lambda v: f"{v:.4g}",
-                                                  classes="explorer-perm-records", border=0) + (
+        self.table.value = html_table(table.head(20), css_class="explorer-perm-records") + (
             f"<small>first 20 of {len(table):,} records; export for all</small>" if len(table) > 20 else "")
 
     def _render_attribute(self) -> None:
@@ -602,16 +604,13 @@ class PermutationPanel:
         self.subject_artists.update(dist.anonymized_ranks, dist.nearest_rank[i], matches, dist.distance[i],
                                     pair, (a.columns[pair[0]], a.columns[pair[1]]))
         self.subject_figure.canvas.draw_idle()
-        rows = "".join(
-            f"<tr><td>{escape(c)}</td><td>{a.X[i, j]:.6g}</td><td>{dist.nearest_value[i, j]:.6g}</td>"
-            f"<td>{dist.nearest_rank[i, j]:g}</td><td>{variances[j]:.4g}</td><td>{v[j]:.4g}</td></tr>"
-            for j, c in enumerate(a.columns))
+        rows = pd.DataFrame({"attribute": list(a.columns), "her value": a.X[i], "nearest in Y": dist.nearest_value[i],
+                             "its rank R*": dist.nearest_rank[i], "variance within d": variances, "v": v})
         verdict = "holds" if holds else "does not hold"
         self.subject_text.value = (
             f"<b>Record {i + 1}</b>: permutation distance <b>{dist.distance[i]:g}</b>, "
             f"anonymized record(s) at that distance: {', '.join(str(k + 1) for k in matches)}.<br>"
-            f"<table><tr><th>attribute</th><th>her value</th><th>nearest in Y</th><th>its rank R*</th>"
-            f"<th>variance within d</th><th>v</th></tr>{rows}</table>"
+            + html_table(rows, css_class="explorer-perm-subject", digits=6) +
             f"(d, v)-permuted privacy with d = {d:g} <b>{verdict}</b> for her record "
             f"(distance ≥ d and every window variance ≥ v).")
 

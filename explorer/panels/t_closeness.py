@@ -40,6 +40,7 @@ from explorer.core.export import csv_safe
 from explorer.core.cost import microaggregation_work
 from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
                                    epsilon_slider, escape, guarded, make_figure)
+from explorer.panels._format import format_value, html_table
 from explorer.state import shorten
 from explorer.plotting.t_closeness import (
     plot_cluster_deniability,
@@ -66,6 +67,23 @@ THROUGHPUT = Throughput(1e-6)
 MAX_BINS = 200
 DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "emd_ordered": "EMD (ordered)"}
 
+
+
+def worst_note(worst: Any, categories: Any) -> str:
+    """The worst admissible cluster in words, naming the raised value by its category label.
+
+    ``worst`` is a :class:`~explorer.core.cluster_profile.WorstCaseCluster`; its
+    ``note`` names the value by its index, which users do not see anywhere.
+    """
+    label = str(categories[worst.value]) if 0 <= worst.value < len(categories) else f"value {worst.value}"
+    share = format_value(float(worst.distribution[worst.value]))
+    if worst.binds:
+        return f"{label} grows by the full factor t = exp(ε/2) = {format_value(worst.t)}, to a share of {share}"
+    if math.isinf(worst.t):
+        return "ε is infinite: the cluster can hold a single value"
+    return (f"the bound cannot bind: {label} grows by a factor {format_value(worst.factor)} only (less than "
+            f"t = {format_value(worst.t)}), to a share of {share}, so that the other values keep at least "
+            f"their shares divided by t")
 
 class TClosenessPanel:
     """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV)."""
@@ -339,7 +357,7 @@ class TClosenessPanel:
         if self.status.is_error and self._epsilon_error:
             self._epsilon_error = False
             t = closeness_for_epsilon(self.epsilon.value)
-            self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {t:.4g}.")
+            self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {format_value(t)}.")
 
     @guarded
     def _on_selected(self, change: Any = None) -> None:
@@ -562,7 +580,6 @@ class TClosenessPanel:
                 self._busy = False
         self.selected.max = max(profile.n_clusters - 1, 0)
         self.selected.value = min(self.selected.value, self.selected.max)
-        self.table.value = self._table_html()
         self.download.value = ""
         self.csv_text = ""
         self.stale.clear()
@@ -600,7 +617,7 @@ class TClosenessPanel:
     def _redraw_locked(self) -> None:
         profile = self.profile
         t = self._t()
-        self.t_label.value = (f"t = exp(ε/2) = <b>{closeness_for_epsilon(self.epsilon.value):.4g}</b>"
+        self.t_label.value = (f"t = exp(ε/2) = <b>{format_value(closeness_for_epsilon(self.epsilon.value))}</b>"
                               + ("" if self.distance.value == "ratio" else " (bound for the ratio distance)"))
         self.t_emd.layout.display = "none" if self.distance.value == "ratio" else None
         if profile is None:
@@ -617,21 +634,22 @@ class TClosenessPanel:
         self.worst_artists.update(worst.distribution, profile.data_distribution, worst.t, worst.guessing,
                                   worst.data_guessing, worst.entropy, worst.data_entropy)
         self.n_violating = n_bad
+        self.table.value = self._table_html()               # its "violates" column follows epsilon
         verdict = "is" if n_bad == 0 else "is NOT"
         finite = profile.distances[np.isfinite(profile.distances)]
         level = profile.max_distance
         eps_line = ""
         if profile.distance == "ratio":
-            eps_line = (f" Its closeness level is d = {level:.4g}"
+            eps_line = (f" Its closeness level is d = {format_value(level)}"
                         + (f", i.e. ε = 2 ln d = {2 * math.log(level):.3f}." if math.isfinite(level) and level >= 1
                            else " (infinite: some cluster lacks a sensitive value, no finite ε)."))
         self.summary.value = (
             f"<span class='explorer-tc-violations'><b>{n_bad:,}</b> of {profile.n_clusters:,} clusters violate "
-            f"t = {t:.4g}</span>: the data set {verdict} {t:.4g}-close under the {escape(profile.distance)} "
+            f"t = {format_value(t)}</span>: the data set {verdict} {format_value(t)}-close under the {escape(profile.distance)} "
             f"distance.{eps_line} H(S) = {profile.data_entropy:.3f} bits, H(S | cluster) = "
-            f"{profile.conditional_entropy:.3f} bits, log2 r = {math.log2(len(profile.categories)):.3f}; "
+            f"{profile.conditional_entropy:.3f} bits, log₂ r = {math.log2(len(profile.categories)):.3f}; "
             f"{len(finite):,} finite distances. <br><small>Worst admissible cluster at ε = "
-            f"{self.epsilon.value:g}: {escape(worst.note)}.</small>")
+            f"{self.epsilon.value:g}: {escape(worst_note(worst, profile.categories))}.</small>")
         self._redraw_selected()
         self._redraw_figures(ratio=True, deniability=True, worst=True)
 
@@ -642,7 +660,7 @@ class TClosenessPanel:
         i = int(self._order[min(self.selected.value, len(self._order) - 1)])
         t = self._t() if profile.distance == "ratio" else None
         d = profile.distances[i]
-        title = (f"cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records): d = {d:.3g}, "
+        title = (f"cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records): d = {format_value(d, digits=3)}, "
                  f"{profile.categories[profile.attaining[i]]} x{profile.factors[i]:.2f}")
         self.distribution_artists.update(profile.distributions[i], profile.data_distribution, t, title=title)
         self.ratio_artists.selected.set_xdata([self.selected.value + 0.5] * 2)
@@ -656,14 +674,9 @@ class TClosenessPanel:
                 figure.canvas.draw_idle()
 
     def _table_html(self, n_rows: int = 12) -> str:
-        table = cluster_table(self.profile).head(n_rows)
+        table = cluster_table(self._profile_with_bound()).head(n_rows)
         table = table.loc[:, [c for c in table.columns if not c.startswith("share ")]]
-        html_table = table.to_html(index=False, escape=True, border=0, float_format=lambda v: f"{v:.4g}",
-                                   classes="explorer-tc-table")
-        style = ("<style>.explorer-tc-table{border-collapse:collapse;font-size:12px}"
-                 ".explorer-tc-table td,.explorer-tc-table th{padding:2px 8px;border-bottom:1px solid #ddd;"
-                 "text-align:right}</style>")
-        return style + f"<div style='max-height:260px;overflow:auto'>{html_table}</div>"
+        return html_table(table, css_class="explorer-tc-table", max_height="260px")
 
     # ------------------------------------------------------------------ configuration
     def config(self) -> dict[str, Any]:

@@ -122,3 +122,21 @@ def test_a_forged_out_of_range_index_is_words_through_the_guard():
     guard_widgets(panel.widget, panel.status)
     panel.dataset.set_state({"index": 42})
     assert panel.status.is_error and "refused" in panel.status.message and panel.dataset.value == "UCI Adult"
+
+
+def test_the_column_types_and_the_preview_are_in_users_words():
+    from explorer.panels._format import type_name
+    from tests.panels.readable import problems
+
+    state = AppState()
+    panel = DataPanel(state)
+    shown = {column: widget.value for column, widget in panel._dtype.items()}
+    assert shown == {column: type_name(state.dataset[column].dtype) for column in shown}
+    assert set(shown.values()) <= {"whole number", "decimal", "category", "yes/no", "date/time"}
+    assert "whole number" in shown.values() and "category" in shown.values()
+    assert problems(panel.preview.value) == []
+    # a yes/no column and a large float read as yes/no and a plain number
+    panel.load_frame(pd.DataFrame({"flag": [True, False], "weight": [20170.4, 1.5]}), "small")
+    assert panel._dtype["flag"].value == "yes/no" and panel._dtype["weight"].value == "decimal"
+    assert problems(panel.preview.value) == []
+    assert ">yes<" in panel.preview.value and "20,170.4" in panel.preview.value

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -88,6 +90,8 @@ def test_table_row_run_shows_measured_and_printed():
     assert "Done: 9 of 9 runs" in panel.status.message
     assert "(0.069)" in panel.grid.value            # Table 1's printed p = 0.7, T_d = 0.1, T_v = 50
     assert panel.grid.value.count("<td>") == 9
+    from tests.panels.readable import problems
+    assert problems(panel.grid.value) == [] and "T<sub>v</sub> = 50" in panel.grid.value
 
 
 def test_cancel_keeps_the_runs_done():
@@ -144,6 +148,7 @@ def test_example1_view_follows_the_sweeps(panel):
     ys = panel.example_artists.lines[1].get_ydata()
     assert len(ys) == 3 and ys[-1] == pytest.approx(1 / 32)      # 1/(8(k+1)), k = 3
     assert "0.03125" in panel.example_info.value
+    assert not re.search(r"\d[eE][+-]?\d", panel.example_info.value)     # no e-notation shown
 
 
 def test_config_round_trip():

@@ -40,7 +40,7 @@ def test_subject_view_record_3(panel):
     panel.v.value = "24, 896, 20167"
     text = panel.subject_text.value
     assert "permutation distance <b>4</b>" in text and "at that distance: 10." in text
-    assert "100.41" in text and "5087.9" in text and "<b>holds</b>" in text
+    assert "100.41" in text and "5,087.9" in text and "<b>holds</b>" in text
     assert panel.subject_artists.target.get_offsets().tolist() == [[8, 2]]
     panel.v.value = "25, 896, 20167"
     assert "does not hold" in panel.subject_text.value
@@ -312,3 +312,32 @@ def test_a_long_typed_value_is_not_echoed_whole(panel):
     panel.v.value = "1, " * 300_000 + "x"
     assert panel.status.is_error and "v must be numbers" in panel.status.message
     assert len(panel.status.message) < 200
+
+
+def test_the_tables_are_in_users_words(panel):
+    from tests.panels.readable import problems, table_texts
+
+    assert problems(panel.table.value) == []
+    headers, cells = table_texts(panel.table.value)
+    assert "permutation distance di (vs Y)" in headers and "records at di" in headers
+    assert "d<sub>i</sub>" in panel.table.value
+    assert set(cells) & {"yes", "no"}                      # the "correct link" column
+    panel.record.value = 3
+    assert problems(panel.subject_text.value) == []
+
+
+def test_large_variances_are_plain_numbers_in_the_summary_and_the_v_box(panel):
+    import dataclasses
+    import re
+
+    a = panel.analysis                      # the paper's example: v = (0.01, 11.07, 30.26); scaled to 10^4 .. 10^7
+    big = dataclasses.replace(a, privacy=dataclasses.replace(a.privacy, v=a.privacy.v * 1e6))
+    panel._generation += 1
+    panel._show(big, panel._generation)
+    assert panel.analysis is big
+    from explorer.panels._format import format_value
+    assert "v = (" + ", ".join(format_value(x) for x in big.privacy.v) + ")" in panel.summary.value
+    assert max(big.privacy.v) > 1e7
+    assert not re.search(r"\d[eE][+-]?\d", panel.summary.value)
+    assert not re.search(r"\d[eE][+-]?\d", panel.v.value)
+    np.testing.assert_allclose([float(x) for x in panel.v.value.split(",")], big.privacy.v, rtol=1e-3)

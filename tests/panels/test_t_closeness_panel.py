@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 
 import matplotlib
@@ -300,3 +301,35 @@ def test_background_clustering_uses_the_shared_task_and_drops_a_moot_result(pane
     panel.wait(30)
     assert not panel.running and "its result was discarded" in panel.status.message
     assert panel.progress.layout.display == "none" and not panel.cluster_button.disabled
+
+
+def test_the_cluster_table_and_the_worst_cluster_sentence_are_in_users_words(panel):
+    from tests.panels.readable import problems, table_texts
+
+    panel.epsilon.value = 2.0
+    html = panel.table.value
+    assert problems(html) == []
+    headers, cells = table_texts(html)
+    assert "violates" in headers and set(cells) & {"yes", "no"}
+    worst = panel._worst(panel.profile)
+    label = panel.profile.categories[worst.value]
+    assert f"{label} grows" in panel.summary.value or f"cannot bind: {label}" in panel.summary.value
+    assert f"value {worst.value} grows" not in panel.summary.value
+    # the export keeps the raw values: data, not display
+    panel._on_export()
+    exported = pd.read_csv(io.StringIO(panel.csv_text))
+    assert exported["violates"].dtype == bool
+    assert exported["distance"].tolist()[:5] == pytest.approx(np.sort(panel.profile.distances)[::-1][:5].tolist())
+
+
+def test_the_worst_cluster_sentence_names_adults_occupation_label():
+    from explorer.core.t_closeness import worst_case_cluster
+    from explorer.panels.t_closeness import worst_note
+
+    counts = adult()["occupation"].value_counts(sort=False)
+    categories = [str(c) for c in counts.index]
+    worst = worst_case_cluster(counts.to_numpy() / counts.sum(), 2.0)
+    note = worst_note(worst, categories)
+    assert categories[worst.value] == "Prof-specialty"          # the largest share: the best guess
+    assert note.startswith("Prof-specialty grows by the full factor t = exp(ε/2) = 2.718")
+    assert f"value {worst.value}" not in note

@@ -1,0 +1,57 @@
+"""The Lessons tab in headless Chromium at 1366x768: the first lesson's check question gives feedback.
+
+A wrong answer shows "Not quite." with the hint for that choice; the right answer then shows "Right."
+with the explanation.  The choices and messages come from :mod:`explorer.lessons`, not typed here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from explorer.lessons import check_answer, lessons
+from tests.e2e.helpers import open_tab, save_screenshot
+
+
+def test_the_first_lessons_check_question_gives_feedback_wrong_then_right(browser, explorer_server, tmp_path):
+    first = lessons()[0]
+    check = first.check
+    assert check.kind == "choice"
+    right = int(check.answer)
+    wrong = next(i for i in range(len(check.choices)) if i != right)
+    said_wrong, said_right = check_answer(check, wrong), check_answer(check, right)
+    assert not said_wrong.correct and said_right.correct
+
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(explorer_server, timeout=120_000)
+        page.wait_for_selector(".explorer-app", timeout=120_000)
+        open_tab(page, "Lessons")
+        lesson = page.locator(f".explorer-lesson-{first.key}")
+        expect(lesson).to_be_visible()
+        question = lesson.locator(".explorer-check")
+        feedback = question.locator(".explorer-check-feedback")
+        expect(feedback).to_have_text("")
+
+        def choose(index: int) -> None:
+            exact = re.compile(rf"^\s*{re.escape(check.choices[index])}\s*$")
+            question.locator(".explorer-check-answer label", has_text=exact).click()
+            question.locator(".explorer-check-button").click()
+
+        choose(wrong)
+        expect(feedback).to_contain_text("Not quite.")
+        expect(feedback).to_contain_text(said_wrong.message.removeprefix("Not quite. ")[:60])
+        expect(feedback.locator(".explorer-check-wrong")).to_be_visible()
+        save_screenshot(page, tmp_path, "lesson_wrong")
+
+        choose(right)
+        expect(feedback).to_contain_text("Right.")
+        expect(feedback).to_contain_text(said_right.message.removeprefix("Right. ")[:60])
+        expect(feedback.locator(".explorer-check-right")).to_be_visible()
+        expect(feedback).not_to_contain_text("Not quite.")
+        save_screenshot(page, tmp_path, "lesson_right")
+    finally:
+        context.close()
