@@ -289,6 +289,7 @@ def _guarded_set_state(widget: widgets.Widget, original: Callable, status: "Stat
             raise InvalidParameterError(f"the browser may not set {names} of a control; the change was refused")
         if getattr(widget, "disabled", False):
             raise InvalidParameterError(f"the control {_label(widget)} is disabled; the change was refused")
+        _check_bounds(widget, sync_data)
         original(sync_data)
     except ExplorerError as error:
         status.error(str(error))
@@ -301,6 +302,23 @@ def _guarded_set_state(widget: widgets.Widget, original: Callable, status: "Stat
         log.exception("widget set_state failed")
         status.error(f"Something went wrong ({type(error).__name__}); the last valid view is kept.")
         _resync(widget)
+
+
+def _check_bounds(widget: widgets.Widget, sync_data: dict) -> None:
+    """A number sent for a bounded control (slider, bounded box) must lie within its range.
+
+    ipywidgets would clamp it silently; a value no browser control can produce is a forged message, so it
+    is refused in words instead.
+    """
+    if "value" not in sync_data or not (widget.has_trait("min") and widget.has_trait("max")):
+        return
+    value = sync_data["value"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return                                     # ranges (pairs) and text are left to the traits
+    low, high = widget.min, widget.max
+    if not (low <= value <= high):                 # also refuses NaN
+        raise InvalidParameterError(f"{_label(widget)} must be between {low:g} and {high:g}, got "
+                                    f"{shorten(value)}; the change was refused")
 
 
 def _label(widget: widgets.Widget) -> str:

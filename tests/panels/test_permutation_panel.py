@@ -122,8 +122,9 @@ def test_forged_sizes_are_rechecked_and_work_is_bounded_by_cost(monkeypatch):
     valid = panel.analysis
     panel.max_records.set_state({"max": 3_000_000})
     assert panel.status.is_error and "may not set max" in panel.status.message and panel.max_records.max == 50_000
-    panel.max_records.set_state({"value": 3_000_000})          # clamped by the widget to its own maximum
-    assert panel.max_records.value == 50_000
+    panel.max_records.set_state({"value": 3_000_000})          # beyond the control's range: refused in words
+    assert panel.status.is_error and "must be between 2 and 50000" in panel.status.message
+    assert panel.max_records.value == 5_000 and panel.analysis is valid
     panel.max_records.max = 10_000_000                          # even a kernel-side slip is re-checked
     panel.max_records.value = 3_000_000
     assert panel.status.is_error and "records ≤ must be <= 50000" in panel.status.message

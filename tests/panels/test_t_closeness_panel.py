@@ -193,8 +193,9 @@ def test_shared_epsilon_out_of_range_is_refused_by_the_state_and_not_applied(pan
     guard_widgets(panel.widget, panel.status)
     panel.epsilon.set_state({"max": 100.0})                        # forged from a browser: refused in words
     assert panel.status.is_error and "may not set max" in panel.status.message and panel.epsilon.max == 10
-    panel.epsilon.set_state({"value": 1e9})                        # clamped to the one range, then applied
-    assert panel.state.epsilon == 10.0
+    panel.epsilon.set_state({"value": 1e9})                        # beyond the one range: refused in words
+    assert panel.status.is_error and "must be between 0 and 10" in panel.status.message
+    assert panel.state.epsilon == 3.0 and panel.epsilon.value == 3.0
     panel.state.epsilon = 2.0
     assert panel.epsilon.value == 2.0
     panel.epsilon.value = 4.0
