@@ -23,6 +23,17 @@ ROOT = Path(__file__).resolve().parents[1]
 SESSION = Session(key=b"")
 
 
+
+def _run_in_own_loop(coroutine):
+    """``asyncio.run`` in a thread of its own: a browser test run earlier in the session (Playwright's sync
+    API) may keep an event loop running in this thread, where ``asyncio.run`` refuses to start."""
+    import asyncio
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def _frame(msg_type="comm_msg", content=None, channel="shell", buffers=()):
     msg = SESSION.msg(msg_type, content or {"comm_id": "abc", "data": {}})
     parts = [SESSION.pack(msg["header"]), SESSION.pack(msg["parent_header"]), SESSION.pack(msg["metadata"]),
@@ -208,7 +219,6 @@ def test_kernel_hooks_log_tracebacks_and_cancel_background_work_at_shutdown(monk
 
 
 def test_kernels_whose_page_left_are_culled_busy_or_idle_but_not_while_a_page_loads():
-    import asyncio
     from datetime import timedelta
     from types import SimpleNamespace
 
@@ -239,7 +249,7 @@ def test_kernels_whose_page_left_are_culled_busy_or_idle_but_not_while_a_page_lo
         for kernel_id in list(manager._kernels):
             await manager.cull_kernel_if_idle(kernel_id)
 
-    asyncio.run(cull_all())
+    _run_in_own_loop(cull_all())
     assert shut == ["left-busy"]  # "loading": its page never connected yet; "connected-busy": a visitor is there
 
 
@@ -310,5 +320,5 @@ def test_a_visitor_who_leaves_while_in_line_starts_no_kernel(monkeypatch):
         await asyncio.wait_for(second, 1)
         assert CappedVoilaHandler.waiting == 0 and not CappedVoilaHandler._starting.locked()
 
-    asyncio.run(scenario())
+    _run_in_own_loop(scenario())
     assert rendered == ["stayed"]
