@@ -41,6 +41,8 @@ __all__ = ["EpsilonReading", "read_epsilon", "epsilon_summary_lines", "attribute
 
 #: Epsilons above this are read as "no protection": e^eps overflows the odds scale users can read.
 LARGE_EPSILON = 700.0
+#: Values this close count as equal when picking the most telling report or the best guess (first one wins).
+TIE_TOLERANCE = 1e-12
 
 
 @dataclass(frozen=True)
@@ -230,11 +232,12 @@ def read_epsilon(epsilon: float, prior: ArrayLike, *, labels: Sequence[Any] | No
     entropies = den.deniability_entropies(matrix, pi)
     reported = matrix.T @ pi
     used = reported > 0
-    worst = int(np.flatnonzero(used)[np.argmin(entropies[used])])
+    # Ties (a uniform prior makes every report equally telling) go to the first category, not to rounding.
+    lowest = entropies[used].min()
+    worst = int(np.flatnonzero(used & (entropies <= lowest + TIE_TOLERANCE))[0])
     posterior = den.posterior_matrix(matrix, pi)
-    best_flat = int(np.nanargmax(posterior))
-    best_guess = float(posterior.flat[best_flat])
-    best_value = best_flat % r
+    best_guess = float(np.nanmax(posterior))
+    best_value = int(np.flatnonzero(np.nanmax(posterior, axis=0) >= best_guess - TIE_TOLERANCE)[0])
 
     # t-closeness (2018, Proposition 1 and Example 3).
     cluster = worst_case_cluster(pi, eps)

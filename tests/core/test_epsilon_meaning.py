@@ -98,3 +98,10 @@ def test_summary_lines_state_the_numbers():
     assert "2.718" in lines["t-closeness"] and "0.544" in lines["t-closeness"]
     assert f"{reading.best_guess:.3f}" in lines["deniability"]
     assert f"{reading.estimate_error:.3f}" in lines["accuracy"]
+
+
+def test_equally_telling_reports_go_to_the_first_category():
+    # A uniform prior and the optimal matrix: every report leaves the same deniability; the first one is named.
+    reading = read_epsilon(3.0, [0.2] * 5)
+    assert reading.worst_report == 0 and reading.best_guess_value == 0
+    assert reading.cluster.value == 0
