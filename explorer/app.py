@@ -25,7 +25,7 @@ import ipywidgets as widgets
 
 from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
-from explorer.panels._base import StatusLine, escape, guard_widgets, guarded
+from explorer.panels._base import StatusLine, download_link, escape, guard_widgets, guarded
 from explorer.panels.data import DataPanel
 from explorer.panels.landing import LandingPanel
 from explorer.references import papers_html
@@ -252,9 +252,8 @@ class ExplorerApp:
     def _on_export(self) -> None:
         text = json.dumps(self.export_config(), indent=1)
         self.config_text.value = text
-        payload = base64.b64encode(text.encode()).decode()
-        self.download_link.value = (f"<a download='explorer-config.json' href='data:application/json;base64,"
-                                    f"{payload}'>download JSON</a> &nbsp; "
+        self.download_link.value = (download_link(text.encode(), "explorer-config.json", "application/json",
+                                                  "download JSON") + " &nbsp; "
                                     f"<a href='?{self.config_query()}' target='_blank'>link to this configuration</a>")
         note = ""
         if self.state.dataset_name.startswith(UPLOAD_PREFIX):

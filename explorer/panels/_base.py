@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from explorer.errors import CancelledError, ExplorerError, InvalidParameterError
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, shorten
 
-__all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link",
+__all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link", "download_link",
            "guard_widgets", "epsilon_slider", "StaleMark", "CLIENT_KEYS", "close_tree", "Throughput"]
 
 log = logging.getLogger("explorer.panels")
@@ -61,15 +61,20 @@ def escape(text: Any) -> str:
     return html.escape(str(text))
 
 
+def download_link(data: bytes, filename: str, mime: str, label: str | None = None, *, css_class: str = "") -> str:
+    """An HTML link that downloads ``data`` as the file ``filename`` (a data: URI, no server round trip)."""
+    payload = base64.b64encode(data).decode("ascii")
+    extra = f" class='{escape(css_class)}'" if css_class else ""
+    return (f"<a download='{escape(filename)}' href='data:{escape(mime)};base64,{payload}'{extra}>"
+            f"{escape(label or filename)}</a>")
+
+
 def csv_download_link(text: str, filename: str, label: str | None = None, *, css_class: str = "") -> str:
-    """An HTML link that downloads ``text`` as the CSV file ``filename`` (a data: URI, no server round trip).
+    """An HTML link that downloads ``text`` as the CSV file ``filename``.
 
     Build ``text`` with :func:`explorer.core.export.csv_safe` so that spreadsheet formulas are escaped.
     """
-    payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    extra = f" class='{escape(css_class)}'" if css_class else ""
-    return (f"<a download='{escape(filename)}' href='data:text/csv;charset=utf-8;base64,{payload}'{extra}>"
-            f"{escape(label or filename)}</a>")
+    return download_link(text.encode("utf-8"), filename, "text/csv;charset=utf-8", label, css_class=css_class)
 
 
 class StatusLine:

@@ -6,7 +6,6 @@ Wiring only: the numbers come from :func:`explorer.core.epsilon_meaning.read_eps
 
 from __future__ import annotations
 
-import base64
 import math
 from typing import Any
 
@@ -16,7 +15,7 @@ import numpy as np
 from explorer._validation import check_int
 from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon
 from explorer.errors import ExplorerError, InvalidParameterError
-from explorer.panels._base import AppState, StatusLine, epsilon_slider, escape, guarded, make_figure
+from explorer.panels._base import AppState, StatusLine, download_link, epsilon_slider, escape, guarded, make_figure
 from explorer.state import check_shared_epsilon
 from explorer.plotting.epsilon_meaning import plot_epsilon_reading, summary_bytes
 from explorer.references import cite
@@ -187,7 +186,5 @@ class EpsilonMeaningPanel:
         data = summary_bytes(self.reading, epsilon_summary_lines(self.reading, self._attribute_name),
                              self._attribute_name, fmt=fmt)
         mime = "image/png" if fmt == "png" else "application/pdf"
-        payload = base64.b64encode(data).decode("ascii")
         filename = f"epsilon-{self.reading.epsilon:g}-{self._attribute_name}.{fmt}".replace(" ", "_")
-        self.download.value = (f"<a download='{escape(filename)}' href='data:{mime};base64,{payload}'>"
-                               f"{escape(filename)}</a>")
+        self.download.value = download_link(data, filename, mime)
