@@ -115,12 +115,18 @@ def full_citation(key: str) -> str:
     return paper(key).full
 
 
-def papers_html() -> str:
-    """The four papers as an HTML list (escaped), for the landing view and About."""
+def papers_html(*, keyed: bool = False) -> str:
+    """The four papers as an HTML list (escaped), for the landing view and About.
+
+    ``keyed=True`` puts each paper's inline citation first ("Ruiz (2018): N. Ruiz, ..."), as a key to the
+    citations the rest of the app uses.
+    """
     items = "".join(
-        f"<li>{html.escape(p.authors)}, <a href=\"{html.escape(p.link)}\" target=\"_blank\" "
+        "<li>" + (f"<b>{html.escape(p.short)}</b>: " if keyed else "")
+        + f"{html.escape(p.authors)}, <a href=\"{html.escape(p.link)}\" target=\"_blank\" "
         f"rel=\"noopener\"><i>{html.escape(p.title)}</i></a>, {html.escape(p.venue)}, {p.year}. "
-        f"<small>({html.escape(p.topics)})</small></li>"
+        + (f"<span style='color:#555'>({html.escape(p.topics)})</span></li>" if keyed
+           else f"<small>({html.escape(p.topics)})</small></li>")
         for p in PAPERS.values()
     )
-    return f"<ol>{items}</ol>"
+    return f"<ul style='margin:0'>{items}</ul>" if keyed else f"<ol>{items}</ol>"

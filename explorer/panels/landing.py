@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 import ipywidgets as widgets
 
 from explorer.panels._base import StatusLine, escape
-from explorer.references import PAPERS
+from explorer.references import papers_html
 
 __all__ = ["LandingPanel", "PATHS", "INTRO_HTML"]
 
@@ -44,13 +44,8 @@ PATHS: tuple[tuple[str, str, str, str], ...] = (
 
 
 def _papers_key() -> str:
-    items = "".join(
-        f"<li><b>{escape(p.short)}</b>: {escape(p.authors)}, <a href=\"{escape(p.link)}\" target=\"_blank\" "
-        f"rel=\"noopener\"><i>{escape(p.title)}</i></a>, {escape(p.venue)}, {p.year}. "
-        f"<span style='color:#555'>({escape(p.topics)})</span></li>"
-        for p in PAPERS.values())
     return ("<div style='max-width:980px;line-height:1.45'><h4 style='margin:10px 0 4px 0'>The papers, as the "
-            "explorer cites them</h4><ul style='margin:0'>" + items + "</ul></div>")
+            "explorer cites them</h4>" + papers_html(keyed=True) + "</div>")
 
 
 class LandingPanel:
