@@ -64,9 +64,9 @@ def test_forged_values_are_refused_in_words_and_the_last_view_kept(state):
 
 def test_switching_data_set_switches_the_attributes(state):
     panel = EpsilonMeaningPanel(state, attribute="race")
-    state.dataset = datasets.ruiz_example()
-    assert panel.attribute.value == EXAMPLE3 or panel.attribute.value in state.dataset.columns
-    assert not panel.status.is_error
+    state.select_dataset("Ruiz (2018) example")        # numeric only: no attribute to read, Example 3 stays
+    assert panel.attribute.options == (EXAMPLE3,) and panel.attribute.value == EXAMPLE3
+    assert not panel.status.is_error and panel.reading.prior.tolist() == [0.2] * 5
 
 
 def test_summary_exports_png_and_pdf(state):
