@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -151,8 +152,12 @@ class DominanceResult:
     def parameter(self) -> str:
         return "alpha" if self.kind == "risk" else "theta"
 
-    def sentence(self, label_a: str = "A", label_b: str = "B") -> str:
-        """The verdict in words, e.g. ``"rank swap 10 dominates noise 0.5 for every ... down to alpha = -10"``."""
+    def sentence(self, label_a: str = "A", label_b: str = "B", *, number: Callable[[float], str] | None = None) -> str:
+        """The verdict in words, e.g. ``"rank swap 10 dominates noise 0.5 for every ... down to alpha = -10"``.
+
+        ``number(value)`` writes each number (default: 3 significant digits, 4 from 1000).
+        """
+        _num = number or _number
         sym = "α" if self.kind == "risk" else "θ"
         if self.kind == "risk":
             scope = f"every disclosure-risk aversion from {sym} = 1 down to {sym} = {_num(self.grid_min)}"
@@ -177,7 +182,7 @@ class DominanceResult:
         return f"Neither dominates: {label_a} and {label_b} {crosses} {where}; " + "; ".join(parts) + "."
 
 
-def _num(value: float) -> str:
+def _number(value: float) -> str:
     if math.isinf(value):
         return "∞" if value > 0 else "-∞"
     return f"{value:.3g}" if abs(value) < 1000 else f"{value:.4g}"

@@ -4,7 +4,8 @@
 displacements, evaluates the disclosure-risk curves ``D(alpha)`` and information-loss curves
 ``I(theta)`` [1]_, says which configuration dominates which (Defs. 2 and 4), and places each
 configuration on the calibration plane of Domingo-Ferrer and Soria-Comas (2018), Section VI-B [2]_.
-:func:`comparison_seconds` estimates, before any work, how long the same call would take.
+:func:`comparison_work` estimates, before any work, what the same call costs, in the work units of
+:mod:`explorer.core.cost` (times a rate measured where it runs, that is an estimate in seconds).
 
 A :class:`ComparisonCache` (one per data set) remembers displacements, tallies and curves, so that a
 second call that differs only in beta, pi, the attribute shown or the calibration exponents does not
@@ -32,6 +33,7 @@ import numpy as np
 
 from explorer._validation import check_number
 from explorer.core.calibration import CalibrationPoint, best_calibration
+from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT, curve_work, masking_work
 from explorer.core.displacement import displacement_matrix
 from explorer.core.dominance import DominanceResult, dominance
 from explorer.core.masking import MASKING_METHODS, mask
@@ -49,36 +51,30 @@ from explorer.core.risk_loss import (
 from explorer.errors import CancelledError, InvalidParameterError
 
 __all__ = ["PUBLISHED", "MaskingConfig", "ComparisonCache", "MaskingComparison", "compare_maskings",
-           "comparison_seconds", "config_label", "MASK_SECONDS", "SWAP_SECONDS", "SWAP_WINDOW_SECONDS",
-           "MDAV_SECONDS", "CURVE_SECONDS"]
+           "comparison_work", "comparison_seconds", "config_label"]
 
 #: Pseudo-method: the masked data printed in a paper's example (passed as ``published``).
 PUBLISHED = "published"
 
-# Cost model, measured on UCI Adult (6 attributes) on the development machine, rounded up:
-#: seconds per record x attribute to mask and rank (additive noise, shuffling, univariate methods)
-MASK_SECONDS = 1e-6
-#: rank swapping's per-record loop: seconds per record x attribute, plus per rank of its window
-SWAP_SECONDS, SWAP_WINDOW_SECONDS = 3.2e-6, 1.1e-9
-#: MDAV: seconds per n^2 / (2k)
-MDAV_SECONDS = 1.5e-7
-#: seconds per distinct displacement x grid point to evaluate a curve from its tally (re-measured on UCI Adult,
-#: 32,561 records, additive noise: about 4e-9 at load average 4 on 2 cores; 3e-8 before overestimated 7x)
-CURVE_SECONDS = 5e-9
-
 
 def config_label(method: str, parameter: float | None) -> str:
-    """A configuration in words: "published Y", "Additive noise sd_fraction=0.5".
+    """A configuration in words: "published Y", "Additive noise, sd fraction = 0.5".
+
+    The parameter's name is written with spaces and its value in plain notation
+    (no exponent), since the label is shown in legends and verdicts.
 
     >>> config_label("identity", None)
     'No masking (identity)'
+    >>> config_label("additive_noise", 0.00005)
+    'Additive noise, sd fraction = 0.00005'
     """
     if method == PUBLISHED:
         return "published Y"
     spec = MASKING_METHODS[method]
     if spec.parameter is None:
         return spec.label
-    return f"{spec.label} {spec.parameter}={parameter:g}"
+    value = np.format_float_positional(float(parameter), precision=6, trim="-")
+    return f"{spec.label}, {spec.parameter.replace('_', ' ')} = {value}"
 
 
 @dataclass(frozen=True)
@@ -118,18 +114,20 @@ class MaskingComparison:
     best: CalibrationPoint | None
     risk_target: float
 
-    def risk_sentences(self) -> list[str]:
-        """The risk verdicts in words, one per compared pair."""
-        return _sentences(self.risk_results, self.risk_curves)
+    def risk_sentences(self, *, number: Callable[[float], str] | None = None) -> list[str]:
+        """The risk verdicts in words, one per compared pair (``number`` writes the numbers, see
+        :meth:`~explorer.core.dominance.DominanceResult.sentence`)."""
+        return _sentences(self.risk_results, self.risk_curves, number)
 
-    def loss_sentences(self) -> list[str]:
+    def loss_sentences(self, *, number: Callable[[float], str] | None = None) -> list[str]:
         """The loss verdicts in words, one per compared pair."""
-        return _sentences(self.loss_results, self.risk_curves)
+        return _sentences(self.loss_results, self.risk_curves, number)
 
 
-def _sentences(results: Sequence[tuple[int, int, DominanceResult]], curves: Sequence[Curve]) -> list[str]:
+def _sentences(results: Sequence[tuple[int, int, DominanceResult]], curves: Sequence[Curve],
+               number: Callable[[float], str] | None = None) -> list[str]:
     labels = [c.label for c in curves]
-    return [r.sentence(labels[a], labels[b]) for a, b, r in results]
+    return [r.sentence(labels[a], labels[b], number=number) for a, b, r in results]
 
 
 class ComparisonCache:
@@ -230,34 +228,39 @@ def _needed(p: int, alphas, thetas, alpha1: float, theta2: float, shown, shown_p
     return needed
 
 
-def _mask_seconds(method: str, parameter: float | None, n: int, m: int) -> float:
-    """Estimated seconds to mask n records of m attributes and rank the displacements."""
-    if method == PUBLISHED:
-        return 0.0
-    seconds = MASK_SECONDS * n * m
-    if method == "rank_swapping":
-        seconds += n * m * (SWAP_SECONDS + SWAP_WINDOW_SECONDS * math.floor((parameter or 0.0) * n))
-    elif method == "multivariate_microaggregation":
-        seconds += MDAV_SECONDS * n * n / (2 * max(parameter or 1.0, 1.0))
-    return seconds
-
-
-def comparison_seconds(X: Any, configs: Sequence[Any], *, alphas: Any, thetas: Any, alpha1: float = 0.0,
-                       theta2: float = 2.0, risk_attribute: int | None = None,
-                       loss_pair: tuple[int, int] | None = None, normalize: bool = False, seed: int = 0,
-                       convention: str = "rank", sweep: bool = False, published: Any = None,
-                       cache: ComparisonCache | None = None, **_view: Any) -> float:
-    """Estimated seconds :func:`compare_maskings` needs for these arguments, given what ``cache`` holds.
+def comparison_work(X: Any, configs: Sequence[Any], *, alphas: Any, thetas: Any, alpha1: float = 0.0,
+                    theta2: float = 2.0, risk_attribute: int | None = None,
+                    loss_pair: tuple[int, int] | None = None, normalize: bool = False, seed: int = 0,
+                    convention: str = "rank", sweep: bool = False, published: Any = None,
+                    cache: ComparisonCache | None = None, **_view: Any) -> float:
+    """Work units (:mod:`explorer.core.cost`) :func:`compare_maskings` needs for these arguments, given ``cache``.
 
     Takes the same arguments as :func:`compare_maskings` (those that do not change the
-    work, such as ``beta``, are accepted and ignored).  The cost model (``MASK_SECONDS``
-    and its siblings) was measured on UCI Adult; estimates are meant to be within 2x.
+    work, such as ``beta``, are accepted and ignored).  Multiply by the seconds per unit
+    measured where it runs (:class:`explorer.panels._base.Throughput`) for an estimate
+    in seconds.
+
+    Notes
+    -----
+    The sum, over configurations, of :func:`~explorer.core.cost.masking_work` for the
+    displacements not yet in ``cache``, and of :func:`~explorer.core.cost.curve_work`
+    for each curve not yet in ``cache``: the risk curves ``D_j`` shown and the loss
+    curves ``I_k`` shown over their grids, and every attribute's and pair's point at
+    the calibration exponents.  A curve whose tally is not known yet is counted with
+    ``n / 2`` distinct displacements.
+
+    References
+    ----------
+    N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality of
+    permutation matrices, universal measures of disclosure risk and information loss, evaluation by
+    dominance", Information Sciences, 2018.
 
     Examples
     --------
     >>> X = np.arange(20.0).reshape(10, 2)
-    >>> comparison_seconds(X, [("additive_noise", 0.5)], alphas=[0.0, 1.0], thetas=[1.0, 2.0]) > 0
-    True
+    >>> work = comparison_work(X, [("additive_noise", 0.5)], alphas=[0.0, 1.0], thetas=[1.0, 2.0])
+    >>> float(work)
+    20.2
     """
     X, published = _check_data(X, published)
     n, m = X.shape
@@ -265,18 +268,30 @@ def comparison_seconds(X: Any, configs: Sequence[Any], *, alphas: Any, thetas: A
     alphas, thetas = np.asarray(alphas, dtype=float), np.asarray(thetas, dtype=float)
     shown, shown_pairs = _views(m, risk_attribute, loss_pair)
     cache = cache if cache is not None else ComparisonCache()
-    seconds = 0.0
+    work = 0.0
     for index, config in enumerate(configs):
         config_seed = _seed(seed, index, sweep)
         key = (config.method, config.parameter, config_seed, convention)
-        if key not in cache.displacement_store:
-            seconds += _mask_seconds(config.method, config.parameter, n, m)
+        if key not in cache.displacement_store and config.method != PUBLISHED:
+            work += masking_work(config.method, config.parameter, n, m)
         for j, k, grid in _needed(m, alphas, thetas, alpha1, theta2, shown, shown_pairs):
             if _curve_key(key, j, k, grid, normalize) not in cache.curves:
                 known = cache.tallies.get((key, j, k))
-                size = known.values.size if known is not None else n / 2
-                seconds += CURVE_SECONDS * size * grid.size
-    return seconds
+                work += curve_work(known.values.size if known is not None else n / 2, grid.size)
+    return work
+
+
+def comparison_seconds(X: Any, configs: Sequence[Any], **arguments: Any) -> float:
+    """:func:`comparison_work` in seconds on the reference machine (what the app shows uses the rate measured
+    where it runs instead).
+
+    Examples
+    --------
+    >>> X = np.arange(20.0).reshape(10, 2)
+    >>> comparison_seconds(X, [("additive_noise", 0.5)], alphas=[0.0, 1.0], thetas=[1.0, 2.0]) > 0
+    True
+    """
+    return comparison_work(X, configs, **arguments) * REFERENCE_SECONDS_PER_UNIT
 
 
 def compare_maskings(X: Any, configs: Sequence[Any], *, alphas: Any, thetas: Any, beta: float = 1.0,

@@ -151,7 +151,7 @@ class Throughput:
 
 
 class BackgroundTask:
-    """Long work in a thread, with a progress bar and a Cancel button.
+    """Long work in a thread, with a progress bar and a Cancel button; the one owner of superseded results.
 
     ``start(compute, on_done)`` runs ``compute(progress)`` in a thread, where
     ``progress(fraction)`` moves the bar and returns False once the user pressed
@@ -160,6 +160,13 @@ class BackgroundTask:
     ``on_done(result)`` updates the panel.  Until it ends the panel keeps
     its last valid view; errors go to the status line in words.  Put ``.widget``
     in the panel's layout; it is hidden while nothing runs.
+
+    Superseded results: a panel calls :meth:`supersede` whenever its inputs change
+    (or passes ``still_current=`` to :meth:`start`).  A result computed for inputs
+    that changed meanwhile never reaches ``on_done``: the task drops it (under
+    :attr:`lock`, so a panel drawing under the same lock never sees it either) and
+    calls ``on_superseded`` instead, or says so on the status line.  Panels keep no
+    counter of their own.
     """
 
     def __init__(self, status: StatusLine, *, description: str = "working", name: str = "explorer-task"):
@@ -176,6 +183,7 @@ class BackgroundTask:
         self.lock = threading.RLock()
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        self._generation = 0                # bumped by supersede(): results of older generations are dropped
         BackgroundTask._instances.add(self)
 
     #: every task made in this kernel (weakly: a closed panel's task goes with it)
@@ -211,6 +219,25 @@ class BackgroundTask:
     def cancel(self) -> None:
         self._cancel.set()
 
+    @property
+    def generation(self) -> int:
+        """How many times the inputs changed (:meth:`supersede`); a task started now computes for this one."""
+        return self._generation
+
+    def supersede(self) -> int:
+        """The panel's inputs changed: the result of a task started before is dropped when it arrives.
+
+        Returns the new generation.  Taken under :attr:`lock`: a result being shown
+        right now is shown whole before the inputs count as changed.
+        """
+        with self.lock:
+            self._generation += 1
+            return self._generation
+
+    def is_current(self, generation: int) -> bool:
+        """Whether no :meth:`supersede` came after ``generation``."""
+        return generation == self._generation
+
     def report(self, fraction: float) -> bool:
         """Move the bar; False once Cancel was pressed."""
         self.progress.value = min(max(float(fraction), 0.0), 1.0)
@@ -218,30 +245,57 @@ class BackgroundTask:
 
     def start(self, compute: Callable[[Callable[[float], bool]], Any], on_done: Callable[[Any], None], *,
               message: str = "Working... (Cancel stops it; the last view stays until then)",
-              disable: tuple = (), still_current: Callable[[], bool] | None = None) -> None:
+              disable: tuple = (), still_current: Callable[[], bool] | None = None,
+              on_superseded: Callable[[], None] | None = None, stop_when_superseded: bool = False) -> None:
         """Run ``compute(progress)`` in a thread and ``on_done(result)`` when it ends (unless cancelled).
 
-        ``still_current()``, if given, is asked when the result arrives: False means the
-        panel's inputs changed meanwhile, and the result is dropped with a sentence instead
-        of being shown (a superseded result never reaches the screen).
+        The result is for the inputs of the current :attr:`generation`.  When it
+        arrives after a :meth:`supersede`, or ``still_current()`` (if given) says
+        False, the panel's inputs changed meanwhile: the result is dropped (a
+        superseded result never reaches the screen) and ``on_superseded()`` is called
+        instead, or, without it, a sentence goes to the status line.  With
+        ``stop_when_superseded`` the compute's ``progress`` also returns False once
+        superseded, so that work for old inputs stops early (its CancelledError is
+        then dropped the same way, not reported as a Cancel).
         """
         if self.running:
             self.cancel()
             self.wait()
         self._cancel.clear()
+        generation = self._generation
         self.progress.value = 0.0
         self.widget.layout.display = None
         for control in disable:
             control.disabled = True
         self.status.info(message)
 
+        def superseded() -> bool:
+            return generation != self._generation or (still_current is not None and not still_current())
+
+        def progress(fraction: float) -> bool:
+            going = self.report(fraction)
+            return going and not (stop_when_superseded and generation != self._generation)
+
+        def dropped() -> None:
+            if on_superseded is not None:
+                on_superseded()
+            else:
+                self.status.info("The inputs changed while this was computed: its result was discarded "
+                                 "(press Compute for the new ones).")
+
         def run() -> None:
             try:
-                result = compute(self.report)      # a compute that stops early with partial results returns them
+                try:
+                    result = compute(progress)      # a compute that stops early with partial results returns them
+                except CancelledError:
+                    with self.lock:
+                        if self._cancel.is_set() or not superseded():
+                            raise
+                        dropped()                   # stopped because it was superseded: not a user's Cancel
+                    return
                 with self.lock:
-                    if still_current is not None and not still_current():
-                        self.status.info("The inputs changed while this was computed: its result was discarded "
-                                         "(press Compute for the new ones).")
+                    if superseded():
+                        dropped()
                     else:
                         on_done(result)
             except CancelledError as error:     # the compute's own words, e.g. "clustering cancelled after ..."

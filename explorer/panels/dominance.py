@@ -1,19 +1,23 @@
 """The "Dominance" tab: power-mean disclosure risk and information loss curves, verdicts, calibration.
 
 Wiring only: the comparison (masking, displacements, curves, verdicts, calibration)
-is :func:`explorer.core.masking_comparison.compare_maskings`, with its cost estimate
-:func:`~explorer.core.masking_comparison.comparison_seconds`; the plots are
+is :func:`explorer.core.masking_comparison.compare_maskings`, with its work estimate
+:func:`~explorer.core.masking_comparison.comparison_work` (units of
+:mod:`explorer.core.cost`, times the seconds per unit measured in this kernel,
+:data:`THROUGHPUT`); the plots are
 :mod:`explorer.plotting.dominance`.  The core's memo (:class:`ComparisonCache`, one
 per data set) keeps displacements and curves, so moving beta, pi, alpha_1, theta_2
 or switching attributes only redraws.
 
-What a change needs (masking, curves not in the cache) is estimated in seconds
-first: work estimated under ``background_seconds`` (0.5 s) runs at once, as
-before; slower work (full UCI Adult, aggregated views, MDAV, wide rank swapping)
+What a change needs (masking, curves not in the cache) is estimated first: work
+under ``background_seconds`` (0.5 s) on the reference machine runs at once;
+slower work (full UCI Adult, aggregated views, MDAV, wide rank swapping)
 waits for the "Compute" button and then runs in a :class:`BackgroundTask` with a
 progress bar per configuration and attribute, and Cancel.  Until it ends the
 last curves stay on screen, greyed and labelled "out of date: press Compute"
-(:class:`~explorer.panels._base.StaleMark`, the rule of every tab).  The data are
+(:class:`~explorer.panels._base.StaleMark`, the rule of every tab); so do they,
+with the reason in words, when the data set changes to one the tab cannot use.
+The data are
 read from the shared state (``state.dataset``) or a paper example chosen by name;
 the tab has no epsilon.
 """
@@ -21,6 +25,7 @@ the tab has no epsilon.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import ipywidgets as widgets
@@ -31,37 +36,42 @@ from explorer._validation import check_int, check_number
 from explorer.core import dominance as dom
 from explorer.core.datasets import dataset_info, domingo_muralidhar_example, ruiz_example
 from explorer.core.masking import MASKING_METHODS
-from explorer.core.masking_comparison import (  # noqa: F401  (the cost model's names stay importable here)
-    CURVE_SECONDS,
-    MASK_SECONDS,
-    MDAV_SECONDS,
+from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
+from explorer.core.masking_comparison import (
     PUBLISHED,
-    SWAP_SECONDS,
-    SWAP_WINDOW_SECONDS,
     ComparisonCache,
     MaskingConfig,
-    comparison_seconds,
+    comparison_work,
     compare_maskings,
     config_label,
 )
-from explorer.errors import ConfigurationError, DatasetError, InvalidParameterError
+from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, csv_download_link, escape,
-                                   guarded, make_figure)
+from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
+                                   escape, guarded, make_figure)
+from explorer.panels._format import format_value
 from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
 from explorer.references import cite
 
-__all__ = ["DominancePanel", "PUBLISHED"]
+__all__ = ["DominancePanel", "PUBLISHED", "THROUGHPUT"]
 
 RUIZ = cite("permutation-paradigm")
 SOURCES = [("Shared data set (Data tab)", "shared"), (f"Running example of {RUIZ}, Table 1", "ruiz"),
            (f"Running example of {cite('new-directions')}, Table 1", "dm")]
-CONVENTIONS = [("rank: rank(y) − rank(x)", "rank"), (f"record position ({RUIZ}'s r_j)", "position")]
+CONVENTIONS = [("rank: rank(y) − rank(x)", "rank"), (f"record position ({RUIZ}'s rⱼ)", "position")]
 ALL = "__all__"
 N_GRID = 121
 MAX_CONFIGS = 4
 DEFAULTS = [("additive_noise", 0.5), ("rank_swapping", 0.1), ("univariate_microaggregation", 5.0),
             ("data_shuffling", 0.9)]
+#: Seconds per work unit of :func:`~explorer.core.masking_comparison.comparison_work`, measured on the
+#: comparisons this kernel runs (the reference rate until the first one of at least 0.05 s).
+THROUGHPUT = Throughput(REFERENCE_SECONDS_PER_UNIT)
+
+
+def _number(value: float) -> str:
+    """A number of the tab's texts, in the one format of every tab (:func:`~explorer.panels._format.format_value`)."""
+    return format_value(value)
 
 
 def _method_options(source: str) -> list[tuple[str, str]]:
@@ -89,10 +99,10 @@ class DominancePanel:
         self.stale = StaleMark()           # the one "out of date" rule: slow work waiting for Compute greys the views
         self.task = BackgroundTask(self.status, description="computing", name="dominance-curves")
         self.background_seconds = self.BACKGROUND_SECONDS
-        self.estimate = 0.0                # seconds the last change was estimated to need
-        self._generation = 0               # bumped by every refresh: a background result for older settings is moot
+        self.estimate = 0.0                # seconds the last change was estimated to need (at THROUGHPUT's rate)
+        self.work = 0.0                    # its work units (explorer.core.cost)
         self._computing = False
-        self._data_token = 0
+        self._data_error: str | None = None   # why the chosen data cannot be used (None: they can)
         self._cache = ComparisonCache()    # displacements, tallies and curves of the current data (core's memo)
         self._X: np.ndarray | None = None
         self._columns: list[str] = []
@@ -194,11 +204,12 @@ class DominancePanel:
         self.sweep_box = widgets.VBox([widgets.HBox([self.sweep_method, self.sweep_values])])
         intro = widgets.HTML(
             f"<b>Dominance</b> ({escape(RUIZ)}; {escape(cite('rr-dp', 'Section VI-B'))}). Mask the data with "
-            "two to four configurations; each attribute's permutation gives rank displacements r_j. "
-            "<i>D_j(α)</i> (α ≤ 1) is their power mean: the higher, the further records moved, the lower the "
-            "disclosure risk; the more negative α, the more the least-moved records count. <i>I_k(θ)</i> (θ ≥ 1) "
-            "is the power mean of |r_j − r_j'| for a pair of attributes: the higher, the more their relation "
-            "was altered. A configuration <i>dominates</i> when it is better for every aversion.")
+            "two to four configurations; each attribute's permutation gives rank displacements r<sub>j</sub>. "
+            "<i>D<sub>j</sub>(α)</i> (α ≤ 1) is their power mean: the higher, the further records moved, the "
+            "lower the disclosure risk; the more negative α, the more the least-moved records count. "
+            "<i>I<sub>k</sub>(θ)</i> (θ ≥ 1) is the power mean of |r<sub>j</sub> − r<sub>j′</sub>| for a pair "
+            "of attributes: the higher, the more their relation was altered. A configuration <i>dominates</i> "
+            "when it is better for every aversion.")
         data_row = widgets.HBox([self.source, self.max_records, self.seed, self.convention])
         risk_controls = widgets.HBox([self.risk_view, self.alpha_min, self.beta])
         loss_controls = widgets.HBox([self.loss_view, self.theta_max, self.pi])
@@ -218,9 +229,9 @@ class DominancePanel:
         ])
         self.widget.add_class("explorer-dominance")
 
-        self._load_data()
-        self._sync_visibility()
-        self._refresh()
+        if self._reload():
+            self._sync_visibility()
+            self._refresh()
 
         for control in (self.source,):
             control.observe(self._on_source, names="value")
@@ -268,9 +279,32 @@ class DominancePanel:
         if published is None:
             X = dom.sample_records(X, limit or None, self.seed.value)
         self._X, self._columns, self._published = X, columns, published
-        self._data_token += 1
         self._cache = ComparisonCache()    # a running background computation keeps the old one
         self._set_view_options()
+
+    def _reload(self) -> bool:
+        """Read the chosen data; when they cannot be used, grey the curves, say why, and return False.
+
+        The curves of the previous data stay on screen for comparison, marked out of date
+        (:class:`StaleMark`, the one rule of every tab), and nothing computes until usable
+        data are chosen.
+        """
+        self.task.supersede()              # other data: a background result for the old ones is moot
+        try:
+            self._load_data()
+        except ExplorerError as error:
+            self._data_unusable(str(error))
+            return False
+        self._data_error = None
+        return True
+
+    def _data_unusable(self, words: str) -> None:
+        """The data chosen cannot be used: the curves shown (of other data) are marked out of date, with why."""
+        self._data_error = words
+        self._X, self._cache = None, ComparisonCache()
+        self.stale.mark(self._views(), f"they show the previous data; {words}",
+                        button="Compute after choosing usable data")
+        self.status.error(f"These data cannot be used here: {words}. The curves shown are of the previous data.")
 
     def _set_view_options(self) -> None:
         columns = self._columns
@@ -322,6 +356,8 @@ class DominancePanel:
 
     def _settings(self) -> dict[str, Any]:
         """The controls, validated, as plain values: what a computation reads (never the widgets themselves)."""
+        if self._X is None:
+            raise DatasetError(f"these data cannot be used here: {self._data_error or 'none chosen'}")
         configs = self._configurations()
         return {
             "configs": configs, "alphas": self._alpha_grid(), "thetas": self._theta_grid(),
@@ -332,7 +368,7 @@ class DominancePanel:
             "target": check_number(self.risk_target.value, "risk target", minimum=0.0),
             "risk_view": self.risk_view.value, "loss_view": self.loss_view.value,
             "normalize": bool(self.normalize.value), "mode": self.mode.value, "seed": self.seed.value,
-            "convention": self.convention.value, "token": self._data_token, "X": self._X,
+            "convention": self.convention.value, "X": self._X,
             "published": self._published, "columns": list(self._columns), "n_total": self._n_total,
             "cache": self._cache,
         }
@@ -357,13 +393,16 @@ class DominancePanel:
         return dom.theta_grid(check_number(self.theta_max.value, "θ up to", minimum=1.0, include_minimum=False),
                               N_GRID, include_inf=True)
 
-    def _estimate(self, s: dict[str, Any]) -> float:
-        """Estimated seconds to compute what these settings need and the memo does not hold (core's cost model)."""
-        return comparison_seconds(s["X"], s["configs"], **self._arguments(s))
+    def _work(self, s: dict[str, Any]) -> float:
+        """Work units of what these settings need and the memo does not hold (core's :func:`comparison_work`)."""
+        return comparison_work(s["X"], s["configs"], **self._arguments(s))
 
-    def _compute(self, s: dict[str, Any], progress=None) -> dict[str, Any]:
-        """Curves, verdicts and calibration for the settings ``s`` (:func:`compare_maskings`)."""
+    def _compute(self, s: dict[str, Any], progress=None, work: float = 0.0) -> dict[str, Any]:
+        """Curves, verdicts and calibration for the settings ``s`` (:func:`compare_maskings`); timed, to learn
+        :data:`THROUGHPUT`'s rate from ``work`` units."""
+        started = time.perf_counter()
         result = compare_maskings(s["X"], s["configs"], progress=progress, **self._arguments(s))
+        THROUGHPUT.observe(work, time.perf_counter() - started)
         return {"comparison": result, "configs": result.configs, "risk": list(result.risk_curves),
                 "loss": list(result.loss_curves), "risk_results": list(result.risk_results),
                 "loss_results": list(result.loss_results), "points": list(result.points), "best": result.best,
@@ -390,7 +429,7 @@ class DominancePanel:
         columns = s["columns"]             # have moved on while it ran in the background)
         labels = [c.label for c in result["risk"]]
         risk_crossings = [c for _, _, r in result["risk_results"][:1] for c in r.crossings]
-        view = "all attributes, D(α, β = %g)" % s["beta"] if s["risk_view"] == ALL else \
+        view = f"all attributes, D(α, β = {_number(s['beta'])})" if s["risk_view"] == ALL else \
             f"attribute {columns[int(s['risk_view'])]}"
         risk_title = f"D(α): {view}" + (" (normalised)" if s["normalize"] else "")
         key = self._curves_key(result["risk"], risk_title, risk_crossings)
@@ -401,7 +440,7 @@ class DominancePanel:
         if result["loss"]:
             loss_crossings = [c for _, _, r in result["loss_results"][:1] for c in r.crossings]
             if s["loss_view"] == ALL:
-                view = "all pairs, I(θ, π = %g)" % s["pi"]
+                view = f"all pairs, I(θ, π = {_number(s['pi'])})"
             else:
                 j, k = (int(v) for v in s["loss_view"].split(","))
                 view = f"pair {columns[j]} & {columns[k]}"
@@ -419,7 +458,7 @@ class DominancePanel:
             self.loss_redraw.show("no pairs", [], ("no pairs",))
         path = result["points"] if s["mode"] == "sweep" else []
         target = result["target"] if result["target"] > 0 else None
-        title = f"Calibration at α₁ = {s['alpha1']:g}, θ₂ = {s['theta2']:g}"
+        title = f"Calibration at α₁ = {_number(s['alpha1'])}, θ₂ = {_number(s['theta2'])}"
         key = (title, tuple(result["points"]), tuple(path), target, result["best"])
         if not self.calibration_redraw.unchanged(key):
             if self.calibration_artists is None:
@@ -441,17 +480,18 @@ class DominancePanel:
         labels = [c.label for c in result["risk"]]
         self.risk_curves, self.loss_curves = result["risk"], result["loss"]
         self.points, self.best = result["points"], result["best"]
-        self.risk_verdicts = result["comparison"].risk_sentences()
-        self.loss_verdicts = result["comparison"].loss_sentences()
+        self.risk_verdicts = result["comparison"].risk_sentences(number=_number)
+        self.loss_verdicts = result["comparison"].loss_sentences(number=_number)
         self.risk_verdict.value = "<br>".join(escape(s) for s in self.risk_verdicts)
         self.loss_verdict.value = "<br>".join(escape(s) for s in self.loss_verdicts)
         best = result["best"]
+        target = _number(result["target"])
         if best is None:
-            calibration = (f"No configuration reaches D(α₁, β) ≥ {result['target']:g}: strengthen the masking "
+            calibration = (f"No configuration reaches D(α₁, β) ≥ {target}: strengthen the masking "
                            f"or lower the target.")
         else:
-            calibration = (f"Least information loss with D(α₁, β) ≥ {result['target']:g}: {best.label} "
-                           f"(D = {best.risk:.4g}, I = {best.loss:.4g}).")
+            calibration = (f"Least information loss with D(α₁, β) ≥ {target}: {best.label} "
+                           f"(D = {_number(best.risk)}, I = {_number(best.loss)}).")
         self.calibration_text.value = escape(calibration)
         self._draw(result)
         s = result["settings"]
@@ -472,8 +512,9 @@ class DominancePanel:
                 self.parameter_help[i].value = "<small>no parameter</small>"
             else:
                 self.parameters[i].disabled = False
-                self.parameter_help[i].value = (f"<small>{escape(spec.parameter)}: {escape(spec.parameter_doc)} "
-                                                f"[{spec.minimum:g}, {spec.maximum:g}]</small>")
+                self.parameter_help[i].value = (
+                    f"<small>{escape(spec.parameter.replace('_', ' '))}: {escape(spec.parameter_doc)} "
+                    f"[{escape(_number(spec.minimum))}, {escape(_number(spec.maximum))}]</small>")
         self.beta.disabled = self.risk_view.value != ALL
         self.pi.disabled = self.loss_view.value != ALL
 
@@ -483,11 +524,12 @@ class DominancePanel:
         ``force`` (the Compute button) starts the background computation of slow work; ``in_task``: called
         from a background result that came too late for the current settings.
         """
-        self._generation += 1
+        self.task.supersede()             # a background result for other settings is dropped when it arrives
         s = self._settings()              # raises on bad input: nothing below runs, the last view stays
-        seconds = self.estimate = self._estimate(s)
-        if seconds <= self.background_seconds:
-            result = self._compute(s)
+        work = self.work = self._work(s)
+        self.estimate = THROUGHPUT.estimate(work)
+        if work * REFERENCE_SECONDS_PER_UNIT <= self.background_seconds:   # decided on the work, not the load
+            result = self._compute(s, work=work)
             with self.task.lock:
                 self._show(result)
             return
@@ -498,22 +540,18 @@ class DominancePanel:
                              "(Cancel stops it; the plots show the last curves).")
             return
         if not force:
-            self.stale.mark(self._views(), f"the curves shown were computed for other settings; roughly "
-                                           f"{max(seconds, 1):.0f} s here")
-            self.status.info(f"{n:,} records: press Compute to update the curves (roughly {max(seconds, 1):.0f} s "
+            self.stale.mark(self._views(), f"the curves shown were computed for other settings; "
+                                           f"{THROUGHPUT.describe(work)} here")
+            self.status.info(f"{n:,} records: press Compute to update the curves ({THROUGHPUT.describe(work)} "
                              f"here; it can be cancelled). The plots show the last curves.")
             return
-        generation = self._generation
-        self.task.start(lambda progress: self._compute(s, progress), lambda result: self._finish(result, generation),
-                        message=f"Computing the curves on {n:,} records... (Cancel stops it; the plots show the "
-                                f"last curves until then)", disable=(self.compute_button,))
-
-    def _finish(self, result: dict[str, Any], generation: int) -> None:
-        """A background result: shown if the settings are still those it was computed for, else recomputed."""
-        if generation == self._generation and result["settings"]["token"] == self._data_token:
-            self._show(result)
-        else:                              # the controls moved meanwhile; the caches it filled make this quicker
-            self._refresh(in_task=True)
+        # a result for settings changed meanwhile is dropped by the task, which then plans the current ones
+        # (the caches it filled make that quicker)
+        self.task.start(lambda progress: self._compute(s, progress, work), self._show,
+                        on_superseded=lambda: self._refresh(in_task=True),
+                        message=f"Computing the curves on {n:,} records ({THROUGHPUT.describe(work)})... "
+                                f"(Cancel stops it; the plots show the last curves until then)",
+                        disable=(self.compute_button,))
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until a background computation (if any) has ended (notebooks, tests)."""
@@ -559,11 +597,12 @@ class DominancePanel:
             self.convention.value = "rank" if source == "shared" else "position"
             if source != "shared":
                 self.methods[0].value = PUBLISHED
-            self._load_data()
+            usable = self._reload()
         finally:
             self._computing = False
         self._sync_visibility()
-        self._refresh()
+        if usable:
+            self._refresh_data()
 
     @guarded
     def _on_data_setting(self, change: dict | None = None) -> None:
@@ -571,10 +610,11 @@ class DominancePanel:
             return
         self._computing = True
         try:
-            self._load_data()
+            usable = self._reload()
         finally:
             self._computing = False
-        self._refresh()
+        if usable:
+            self._refresh_data()
 
     @guarded
     def _on_dataset(self, change: dict | None = None) -> None:
@@ -582,11 +622,20 @@ class DominancePanel:
             return
         self._computing = True
         try:
-            self._load_data()
+            usable = self._reload()
         finally:
             self._computing = False
         self._sync_visibility()
-        self._refresh()
+        if usable:
+            self._refresh_data()
+
+    def _refresh_data(self) -> None:
+        """Refresh after new data; an error (the core refusing them) greys the old curves and says why."""
+        try:
+            self._refresh()
+        except ExplorerError as error:     # the data are kept: the next valid change computes on them
+            self.stale.mark(self._views(), f"they show the previous data; {error}")
+            self.status.error(f"The curves shown are of the previous data: {error}.")
 
     @guarded
     def _on_export(self) -> None:
@@ -628,7 +677,7 @@ class DominancePanel:
                 dropdown.value = value
             for text, value in zip(self.parameters, config.get("parameters", [])):
                 text.value = float(value)
-            self._load_data()              # records used and seed may have changed
+            self._reload()                 # records used and seed may have changed (unusable: greyed, in words)
             for name in ("risk_view", "loss_view"):
                 if name in config:
                     getattr(self, name).value = config[name]

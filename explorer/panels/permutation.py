@@ -90,10 +90,6 @@ def staged_analysis(X: pd.DataFrame, Y: pd.DataFrame, *, n_random: Any, ties: st
     return permutation_analysis(X, Y[list(X.columns)], n_random=n_random, ties=ties, rng=rng, step=step)
 
 
-class _Superseded(Exception):
-    """A background analysis whose controls changed meanwhile (dropped without a message)."""
-
-
 class PermutationPanel:
     """Any masking is a permutation plus residual noise: see it, measure it, attack it."""
 
@@ -106,7 +102,6 @@ class PermutationPanel:
         self.csv_texts: dict[str, str] = {}
         self._loading = False
         self._notes: list[str] = []
-        self._generation = 0                 # bumped by every recompute: a stale background result is dropped
         self._pending: Any = None            # the large analysis waiting for the Compute button
         self.task = BackgroundTask(self.status, description="analysis", name="explorer-permutation")
         self.stale = StaleMark()
@@ -282,6 +277,7 @@ class PermutationPanel:
 
     @guarded
     def _on_source(self, change: Any = None) -> None:
+        self.task.supersede()                      # other data: a running analysis is moot
         self._show_inputs()
         X, paper_Y, notes = self._load()
         self.X, self.paper_Y, self._notes = X, paper_Y, notes
@@ -396,8 +392,7 @@ class PermutationPanel:
         """Validate the controls; run the analysis now if it is quick, else offer the Compute button."""
         if self.X is None:
             return
-        self._generation += 1                      # a background result for older controls is dropped
-        token = self._generation
+        self.task.supersede()                      # a background result for older controls is dropped
         self._pending = None
         self.compute_button.layout.display = "none"
         chosen = [c for c in self.columns.value if c in self.X.columns]
@@ -425,12 +420,12 @@ class PermutationPanel:
                 f"{n:,} records × {m} attribute(s) with {randoms:,} random records would take about "
                 f"{seconds:,.0f} s, more than the {MAX_SECONDS:.0f} s allowed here: lower 'records ≤' or the "
                 "random records; the last view is kept")
-        job = self._analysis_job(X, make_Y, n_random, token, units)
+        job = self._analysis_job(X, make_Y, n_random, units)
         if not slow:
-            self._show(job(None), token)
+            self._show(job(None))
             return
         text = f"{n:,} records × {m} attribute(s) with {randoms:,} random records"
-        self._pending = (job, token, text)
+        self._pending = (job, text)
         self.compute_button.layout.display = None
         if self.analysis is not None:
             self.stale.mark(self._views(), f"the views show {self.analysis.X.shape[0]:,} records × "
@@ -438,7 +433,7 @@ class PermutationPanel:
         self.status.info(f"Large input: {text}, {THROUGHPUT.describe(units)}. Press Compute to run it in the "
                          "background (Cancel stops it); the current view stays until then.")
 
-    def _analysis_job(self, X: pd.DataFrame, make_Y: Any, n_random: Any, token: int, units: float) -> Any:
+    def _analysis_job(self, X: pd.DataFrame, make_Y: Any, n_random: Any, units: float) -> Any:
         """``job(progress)``: masking and the staged analysis with the controls of now (progress None: no bar)."""
         chosen = list(X.columns)
         ties, rng = self.ties.value, self._rng("analysis")
@@ -455,33 +450,28 @@ class PermutationPanel:
             starts[stage] = done / total
             done += cost
 
-        def job(progress: Any) -> PermutationAnalysis | None:
+        def job(progress: Any) -> PermutationAnalysis:
             def step(stage: str) -> None:
                 if progress is None:
                     return
-                if token != self._generation:
-                    raise _Superseded()
                 self.task.progress.description = stage
-                if not progress(starts.get(stage, 1.0)):
+                if not progress(starts.get(stage, 1.0)):    # Cancel, or newer controls (the task drops it)
                     raise CancelledError("cancelled")
 
             started = time.perf_counter()
-            try:
-                step("masking")
-                Y = pd.DataFrame(make_Y(), columns=chosen)
-                analysis = staged_analysis(X, Y, n_random=n_random, ties=ties, rng=rng, step=step)
-                step("done")
-            except _Superseded:
-                return None                     # newer controls replaced this job: drop it quietly
+            step("masking")
+            Y = pd.DataFrame(make_Y(), columns=chosen)
+            analysis = staged_analysis(X, Y, n_random=n_random, ties=ties, rng=rng, step=step)
+            step("done")
             THROUGHPUT.observe(units, time.perf_counter() - started)
             return analysis
 
         return job
 
-    def _show(self, analysis: PermutationAnalysis | None, token: int) -> None:
-        """Show an analysis unless newer controls replaced it meanwhile."""
+    def _show(self, analysis: PermutationAnalysis) -> None:
+        """Show an analysis (a background one only reaches here while still current: the task drops the rest)."""
         with self.task.lock:
-            if analysis is None or token != self._generation or self.X is None:
+            if self.X is None:
                 return
             chosen = list(analysis.columns)
             self.analysis = analysis
@@ -527,11 +517,13 @@ class PermutationPanel:
         if self._pending is None:
             self.status.info("The view is up to date: nothing to compute.")
             return
-        job, token, text = self._pending
+        job, text = self._pending
         self.task.progress.description = "analysis"
-        self.task.start(job, lambda analysis: self._show(analysis, token),
-                        message=f"Computing {text} in the background... (Cancel stops it; the last view stays "
-                                "until then)", disable=(self.compute_button,))
+        # newer controls supersede it (see _recompute): it stops at its next stage and is dropped quietly,
+        # the status line already saying what the new controls need
+        self.task.start(job, self._show, message=f"Computing {text} in the background... (Cancel stops it; the "
+                                                 "last view stays until then)",
+                        disable=(self.compute_button,), on_superseded=lambda: None, stop_when_superseded=True)
 
     # ------------------------------------------------------------------ rendering
     def _render_all(self) -> None:

@@ -59,7 +59,7 @@ def test_result_is_frozen_and_the_memo_changes_nothing():
     for a, b in zip(first.risk_curves + first.loss_curves, fresh.risk_curves + fresh.loss_curves):
         np.testing.assert_array_equal(a.values, b.values)
     assert first.points == fresh.points and first.best == fresh.best
-    assert [c.label for c in first.risk_curves] == ["noise", "Rank swapping window=0.1"]
+    assert [c.label for c in first.risk_curves] == ["noise", "Rank swapping, window = 0.1"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.best = None
     # a change of beta only: nothing is masked again

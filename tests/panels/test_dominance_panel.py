@@ -45,7 +45,7 @@ def test_without_shared_data_it_shows_002_with_the_published_masking():
 def test_shared_data_two_configurations_give_curves_verdicts_and_calibration(small_state):
     panel = DominancePanel(state=small_state)
     assert panel.source.value == "shared" and panel.convention.value == "rank"
-    assert [c.label for c in panel.risk_curves] == ["1. Additive noise sd_fraction=0.5", "2. Rank swapping window=0.1"]
+    assert [c.label for c in panel.risk_curves] == ["1. Additive noise, sd fraction = 0.5", "2. Rank swapping, window = 0.1"]
     assert len(panel.risk_artists.lines) == 2
     x, y = panel.risk_artists.lines[0].get_data()
     assert x[-1] == 1.0 and np.all(np.diff(y) >= -1e-9)      # D rises with alpha

@@ -333,8 +333,7 @@ def test_large_variances_are_plain_numbers_in_the_summary_and_the_v_box(panel):
 
     a = panel.analysis                      # the paper's example: v = (0.01, 11.07, 30.26); scaled to 10^4 .. 10^7
     big = dataclasses.replace(a, privacy=dataclasses.replace(a.privacy, v=a.privacy.v * 1e6))
-    panel._generation += 1
-    panel._show(big, panel._generation)
+    panel._show(big)
     assert panel.analysis is big
     from explorer.panels._format import format_value
     assert "v = (" + ", ".join(format_value(x) for x in big.privacy.v) + ")" in panel.summary.value
