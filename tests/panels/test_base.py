@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import threading
+import time
 
 from explorer.errors import CancelledError, InvalidParameterError
 from explorer.panels._base import BackgroundTask, StatusLine, csv_download_link, guarded
@@ -74,6 +75,60 @@ def test_background_task_errors_go_to_the_status_line():
     task.start(compute, lambda result: None)
     task.wait(10)
     assert status.is_error and status.message == "window must be <= 1, got 2"
+
+
+def test_a_superseded_result_is_dropped_by_the_task():
+    status = StatusLine()
+    task = BackgroundTask(status)
+    started, release, seen, dropped = threading.Event(), threading.Event(), [], []
+
+    def compute(progress):
+        started.set()
+        assert release.wait(10)
+        progress(1.0)                            # not stopped early: it returns its (superseded) result
+        return "old inputs"
+
+    task.start(compute, seen.append, on_superseded=lambda: dropped.append(True))
+    assert started.wait(10)
+    generation = task.generation
+    assert task.supersede() == generation + 1 and not task.is_current(generation)
+    release.set()
+    task.wait(10)
+    assert seen == [] and dropped == [True]
+    # without on_superseded, the drop is said in words; a task started after the change is shown
+    task.start(lambda progress: "current", seen.append)
+    task.wait(10)
+    assert seen == ["current"]
+    release.clear()
+    started.clear()
+    task.start(compute, seen.append)
+    assert started.wait(10)
+    task.supersede()
+    release.set()
+    task.wait(10)
+    assert seen == ["current"] and "its result was discarded" in status.message and not status.is_error
+
+
+def test_a_superseded_task_can_stop_early_without_saying_cancelled():
+    status = StatusLine()
+    task = BackgroundTask(status)
+    started, steps, seen = threading.Event(), [], []
+
+    def compute(progress):
+        started.set()
+        for _ in range(1000):
+            steps.append(1)
+            if not progress(0.5):
+                raise CancelledError("cancelled")
+            time.sleep(0.01)
+        return "finished"
+
+    task.start(compute, seen.append, stop_when_superseded=True, on_superseded=lambda: None)
+    assert started.wait(10)
+    status.info("the new inputs' words")
+    task.supersede()
+    task.wait(30)
+    assert seen == [] and len(steps) < 1000 and status.message == "the new inputs' words"
 
 
 def test_csv_download_link_carries_the_text():

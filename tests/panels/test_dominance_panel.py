@@ -400,3 +400,139 @@ def test_a_new_shared_data_set_is_read_from_the_state_or_marked_out_of_date(smal
     panel.wait(30)
     assert not panel.stale.stale and "120 records" in panel.status.message
     assert "attribute u" in panel.risk_ax.get_title() and len(panel.loss_curves[0].values) > 0
+
+
+# ------------------------------------------------------------------------------- superseded results
+def test_a_superseded_background_result_never_reaches_the_views(small_state, monkeypatch):
+    """Compute pressed, the controls changed while it runs: the task drops its result and plans the new ones."""
+    import threading
+
+    import explorer.panels.dominance as module
+
+    panel = DominancePanel(state=small_state)
+    panel.background_seconds = 0.0                       # every change counts as slow
+    shown = panel.risk_curves
+    started, release, returned = threading.Event(), threading.Event(), []
+    real = module.compare_maskings
+
+    def blocking(*args, **kwargs):
+        started.set()
+        assert release.wait(30)
+        kwargs["progress"] = None                        # ignore stops: the result must be dropped on arrival
+        returned.append(real(*args, **kwargs))
+        return returned[-1]
+
+    monkeypatch.setattr(module, "compare_maskings", blocking)
+    panel.alpha_min.value = -20.0                        # a new grid: curves to compute
+    assert panel.stale.stale
+    panel.compute_button.click()
+    assert started.wait(30) and panel.running
+    monkeypatch.setattr(module, "compare_maskings", real)
+    panel.alpha_min.value = -30.0                        # newer settings while it runs
+    release.set()
+    panel.wait(60)
+    assert returned and returned[0].risk_curves[0].grid[1] == pytest.approx(-20.0)   # it finished ...
+    assert panel.risk_curves is shown                    # ... and never reached the views
+    assert panel.risk_curves[0].grid[1] == pytest.approx(-10.0)
+    assert panel.stale.stale and all(_greyed(panel)) and "press Compute" in panel.status.message
+    panel.compute_button.click()
+    panel.wait(60)
+    assert not panel.stale.stale and panel.risk_curves[0].grid[1] == pytest.approx(-30.0)
+
+
+# ---------------------------------------------------------------------------- data the tab cannot use
+def _use(state, frame):
+    state.dataset = with_info(frame, dataset_info(frame))
+
+
+@pytest.mark.parametrize("frame, words", [
+    (pd.DataFrame({"c": pd.Categorical(["a", "b"] * 10)}), "no numeric attributes"),
+    (pd.DataFrame({"x": [1.0, np.nan, np.nan], "y": [np.nan, 2.0, 3.0]}), "fewer than 2 complete records"),
+])
+def test_a_data_set_it_cannot_use_greys_the_old_curves_and_says_why(small_state, frame, words):
+    panel = DominancePanel(state=small_state)
+    shown = panel.risk_curves
+    assert not panel.stale.stale and len(shown) == 2
+    _use(small_state, frame)
+    assert panel.risk_curves is shown                    # the old curves stay, for comparison ...
+    assert panel.stale.stale and all(_greyed(panel))    # ... greyed: they are not of these data
+    assert words in panel.stale.widget.value and "previous data" in panel.stale.widget.value
+    assert panel.status.is_error and words in panel.status.message and "previous data" in panel.status.message
+    panel.beta.value = 0.5                               # nothing computes on the old data meanwhile
+    assert panel.risk_curves is shown and panel.stale.stale and panel.status.is_error
+    rng = np.random.default_rng(3)
+    _use(small_state, pd.DataFrame(rng.normal(size=(80, 2)), columns=["u", "v"]))
+    assert not panel.stale.stale and not any(_greyed(panel)) and not panel.status.is_error
+    assert "80 records" in panel.status.message and panel.risk_curves is not shown
+
+
+def test_an_error_of_the_core_on_new_data_greys_the_old_curves(small_state, monkeypatch):
+    import explorer.panels.dominance as module
+    from explorer.errors import InvalidParameterError
+
+    panel = DominancePanel(state=small_state)
+    shown = panel.risk_curves
+
+    def refuse(*args, **kwargs):
+        raise InvalidParameterError("X must be a matrix of at least 2 records and 1 attribute, got shape (1, 2)")
+
+    monkeypatch.setattr(module, "compare_maskings", refuse)
+    rng = np.random.default_rng(4)
+    _use(small_state, pd.DataFrame(rng.normal(size=(50, 2)), columns=["u", "v"]))
+    assert panel.risk_curves is shown and panel.stale.stale and all(_greyed(panel))
+    assert panel.status.is_error and "X must be a matrix" in panel.status.message
+    assert "previous data" in panel.stale.widget.value
+
+
+# ------------------------------------------------------------------------------------ users' words
+def _visible_texts(panel) -> list[str]:
+    """What a user reads: HTML texts (tags stripped), option labels, descriptions, figure texts."""
+    import ipywidgets as widgets
+    import re
+
+    texts, stack = [], [panel.widget]
+    while stack:
+        w = stack.pop()
+        stack.extend(getattr(w, "children", ()) or ())
+        if isinstance(w, widgets.HTML):
+            texts.append(re.sub(r"<style>.*?</style>|<[^>]+>", " ", w.value, flags=re.S))
+        if hasattr(w, "options") and isinstance(w, widgets.Dropdown):
+            texts.extend(str(label) for label, _ in w.options) if w.options and isinstance(w.options[0], tuple) \
+                else texts.extend(str(o) for o in w.options)
+        if getattr(w, "description", None):
+            texts.append(w.description)
+    for ax in (panel.risk_ax, panel.loss_ax, panel.calibration_ax):
+        texts += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()]
+        legend = ax.get_legend()
+        if legend is not None:
+            texts += [t.get_text() for t in legend.get_texts()]
+    return [t for t in texts if t]
+
+
+def test_texts_use_the_one_number_format_and_no_underscores_or_raw_words(small_state):
+    import re
+
+    from tests.panels.readable import E_NOTATION, RAW_WORDS
+
+    panel = DominancePanel(state=small_state)
+    panel.risk_target.value = 20170.0                    # a target no configuration reaches: in the text
+    assert "D(α₁, β) ≥ 20,170" in panel.calibration_text.value
+    panel.risk_target.value = 0.0
+    panel.n_configs.value = 3
+    panel.methods[2].value = "multivariate_microaggregation"
+    panel.alpha_min.value = -50.0
+    panel.risk_view.value = ALL
+    texts = _visible_texts(panel)
+    joined = "\n".join(texts)
+    assert "Additive noise, sd fraction = 0.5" in joined and "D(α, β = 1)" in joined
+    assert "D" in panel.calibration_text.value and panel.risk_verdict.value
+    for text in texts:
+        assert not E_NOTATION.search(text), text
+        assert not RAW_WORDS.search(text.replace("None)", "")), text
+        assert "_" not in text, text
+    assert "D<sub>j</sub>(α)" in panel.widget.children[0].value and "r<sub>j</sub>" in panel.widget.children[0].value
+    # the verdicts' numbers are those of the formatter (a crossing of 1,234.5 is "1,234.5"... not "1235")
+    from explorer.panels._format import format_value
+    result = panel.risk_verdicts
+    assert result and all(not re.search(r"\d[eE][+-]?\d", s) for s in result)
+    assert f"α = {format_value(-50.0)}" in panel.risk_verdict.value or "cross" in panel.risk_verdict.value

@@ -341,3 +341,40 @@ def test_large_variances_are_plain_numbers_in_the_summary_and_the_v_box(panel):
     assert not re.search(r"\d[eE][+-]?\d", panel.summary.value)
     assert not re.search(r"\d[eE][+-]?\d", panel.v.value)
     np.testing.assert_allclose([float(x) for x in panel.v.value.split(",")], big.privacy.v, rtol=1e-3)
+
+
+def test_a_superseded_background_result_never_reaches_the_views(panel, monkeypatch):
+    """Compute pressed, the controls changed while it runs: its result is dropped by the task, not shown."""
+    import threading
+
+    import explorer.panels.permutation as module
+
+    monkeypatch.setattr(module, "SLOW_SECONDS", 0.0)      # every analysis waits for Compute
+    shown = panel.analysis
+    started, release, returned = threading.Event(), threading.Event(), []
+    real = module.staged_analysis
+
+    def blocking(X, Y, **kwargs):
+        started.set()
+        assert release.wait(30)
+        kwargs["step"] = lambda stage: None               # ignore stops: the result must be dropped on arrival
+        returned.append(real(X, Y, **kwargs))
+        return returned[-1]
+
+    monkeypatch.setattr(module, "staged_analysis", blocking)
+    panel.seed.value = 5
+    assert panel.compute_button.layout.display is None and panel.stale.stale
+    panel.compute_button.click()
+    assert started.wait(30) and panel.task.running
+    panel.seed.value = 6                                  # newer controls while it runs
+    assert "Large input" in panel.status.message
+    release.set()
+    panel.task.wait(60)
+    assert not panel.task.running and returned            # it finished with a result for seed 5 ...
+    assert panel.analysis is shown and panel.analysis is not returned[0]    # ... which never reached the views
+    assert panel.stale.stale and "Large input" in panel.status.message and not panel.status.is_error
+    assert "seed 5" not in panel.caption.value
+    monkeypatch.setattr(module, "staged_analysis", real)
+    panel.compute_button.click()                          # the current controls (seed 6) are shown when computed
+    panel.task.wait(60)
+    assert panel.analysis is not shown and not panel.stale.stale and "seed 6" in panel.caption.value

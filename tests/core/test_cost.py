@@ -1,0 +1,70 @@
+"""Work estimates (explorer.core.cost): the shape of each cost, and the comparison's sum of them."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from explorer.core.cost import UNITS, curve_work, masking_work, microaggregation_work, permutation_work
+from explorer.core.masking_comparison import ComparisonCache, compare_maskings, comparison_work
+
+
+def test_masking_work_is_linear_in_records_and_attributes_for_a_pass():
+    one = masking_work("additive_noise", 0.5, 1000, 1)
+    assert one > 0
+    assert masking_work("additive_noise", 0.5, 2000, 3) == pytest.approx(6 * one)
+    assert masking_work("data_shuffling", 0.9, 1000, 1) == pytest.approx(one)
+
+
+def test_rank_swapping_grows_with_its_window():
+    n, m = 10_000, 3
+    narrow, wide = masking_work("rank_swapping", 0.01, n, m), masking_work("rank_swapping", 0.5, n, m)
+    extra = n * m * UNITS["swap_window"] * (math.floor(0.5 * n) - math.floor(0.01 * n))
+    assert wide - narrow == pytest.approx(extra) and narrow > masking_work("additive_noise", 0.5, n, m)
+
+
+def test_mdav_masking_is_quadratic_in_records_and_inverse_in_k():
+    base = masking_work("identity", None, 10_000, 2)
+    k3 = masking_work("multivariate_microaggregation", 3, 10_000, 2) - base
+    k6 = masking_work("multivariate_microaggregation", 6, 10_000, 2) - base
+    doubled = masking_work("multivariate_microaggregation", 3, 20_000, 2) - 2 * base
+    assert k3 == pytest.approx(2 * k6) and doubled == pytest.approx(4 * k3)
+
+
+def test_curve_work_is_distinct_values_times_grid_points():
+    assert curve_work(100, 10) == pytest.approx(curve_work(10, 100))
+    assert curve_work(200, 10) == pytest.approx(2 * curve_work(100, 10)) and curve_work(1, 1) > 0
+
+
+def test_existing_work_functions_keep_their_shape():
+    assert microaggregation_work(2000, 5) == pytest.approx(4 * microaggregation_work(1000, 5))
+    assert permutation_work(100, 3, 0) == pytest.approx(3 * permutation_work(100, 1, 0))
+
+
+def _arguments():
+    return dict(alphas=np.linspace(-5, 1, 11), thetas=np.linspace(1, 5, 11), seed=3)
+
+
+def test_comparison_work_adds_masking_and_curves_and_drops_what_the_memo_holds():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3))
+    configs = [("additive_noise", 0.5), ("rank_swapping", 0.1)]
+    work = comparison_work(X, configs, **_arguments())
+    masking = masking_work("additive_noise", 0.5, 400, 3) + masking_work("rank_swapping", 0.1, 400, 3)
+    assert work > masking                                 # plus the curves
+    cache = ComparisonCache()
+    compare_maskings(X, configs, cache=cache, **_arguments())
+    assert comparison_work(X, configs, cache=cache, **_arguments()) == 0.0
+    wider = dict(_arguments(), alphas=np.linspace(-9, 1, 11))   # a new grid: only its curves, no masking
+    again = comparison_work(X, configs, cache=cache, **wider)
+    assert 0 < again < masking
+
+
+def test_the_papers_published_masking_costs_no_masking():
+    X = np.arange(30.0).reshape(10, 3)
+    published = X[::-1].copy()
+    with_published = comparison_work(X, [("published", None)], published=published, **_arguments())
+    with_noise = comparison_work(X, [("additive_noise", 0.5)], **_arguments())
+    assert with_noise - with_published == pytest.approx(masking_work("additive_noise", 0.5, 10, 3))
