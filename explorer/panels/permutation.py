@@ -103,6 +103,7 @@ class PermutationPanel:
         self._loading = False
         self._notes: list[str] = []
         self._pending: Any = None            # the large analysis waiting for the Compute button
+        self.estimate = 0.0                  # seconds the last analysis was estimated to take (THROUGHPUT's rate)
         self.task = BackgroundTask(self.status, description="analysis", name="explorer-permutation")
         self.stale = StaleMark()
         self.caption = widgets.HTML()                 # what the views show, in words
@@ -413,7 +414,7 @@ class PermutationPanel:
         n, m = len(X), len(chosen)
         randoms = int(round(float(n) ** m)) if n_random == "all" else int(n_random)
         units = permutation_work(n, m, randoms, self.method.value, parameter)
-        seconds = THROUGHPUT.estimate(units)
+        seconds = self.estimate = THROUGHPUT.estimate(units)     # what the status line shows, in seconds
         slow = units * 1e-6 > SLOW_SECONDS          # what runs at once is decided on the work, not on the load
         if units * 1e-6 > MAX_SECONDS:
             raise InvalidParameterError(
