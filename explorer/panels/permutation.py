@@ -68,7 +68,7 @@ MDAV_MAX_RECORDS = 10_000
 AUTO_ALL_RANDOM = 200_000
 DEFAULT_RANDOM = 10_000
 #: Analyses estimated slower than this (seconds) wait for the Compute button and run in the background.
-SLOW_SECONDS = 0.5
+SLOW_SECONDS = 0.6
 #: Seconds per work unit of :func:`explorer.core.cost.permutation_work`, measured on the analyses this kernel runs.
 THROUGHPUT = Throughput(1e-6)
 #: The stages of the analysis and their share of the record-attribute cost (the progress bar moves by these).
@@ -423,10 +423,12 @@ class PermutationPanel:
                 "random records; the last view is kept")
         job = self._analysis_job(X, make_Y, n_random, units)
         if not slow:
+            started = time.perf_counter()
             self._show(job(None))
+            THROUGHPUT.observe(units, time.perf_counter() - started)   # the rate of the analysis and its views
             return
         text = f"{n:,} records × {m} attribute(s) with {randoms:,} random records"
-        self._pending = (job, text)
+        self._pending = (job, text, units)
         self.compute_button.layout.display = None
         if self.analysis is not None:
             self.stale.mark(self._views(), f"the views show {self.analysis.X.shape[0]:,} records × "
@@ -442,7 +444,8 @@ class PermutationPanel:
         randoms = float(n) ** m if n_random == "all" else float(n_random)
         base = m * n * UNITS["record_attribute"]
         random_work = m * randoms * UNITS["random_attribute"]
-        costs = [("masking", max(units - base - random_work, 0.0))]
+        showing = n * UNITS["record_view"] + UNITS["analysis_fixed"]
+        costs = [("masking", max(units - base - random_work - showing, 0.0))]
         costs += [(stage, share * base) for stage, share in STAGES]
         costs.append(("random records", random_work))
         total = sum(c for _, c in costs) or 1.0
@@ -459,12 +462,10 @@ class PermutationPanel:
                 if not progress(starts.get(stage, 1.0)):    # Cancel, or newer controls (the task drops it)
                     raise CancelledError("cancelled")
 
-            started = time.perf_counter()
             step("masking")
             Y = pd.DataFrame(make_Y(), columns=chosen)
             analysis = staged_analysis(X, Y, n_random=n_random, ties=ties, rng=rng, step=step)
             step("done")
-            THROUGHPUT.observe(units, time.perf_counter() - started)
             return analysis
 
         return job
@@ -518,11 +519,17 @@ class PermutationPanel:
         if self._pending is None:
             self.status.info("The view is up to date: nothing to compute.")
             return
-        job, text = self._pending
+        job, text, units = self._pending
         self.task.progress.description = "analysis"
+        started = time.perf_counter()
+
+        def show(analysis: PermutationAnalysis) -> None:      # timed with its views: what the estimate covers
+            self._show(analysis)
+            THROUGHPUT.observe(units, time.perf_counter() - started)
+
         # newer controls supersede it (see _recompute): it stops at its next stage and is dropped quietly,
         # the status line already saying what the new controls need
-        self.task.start(job, self._show, message=f"Computing {text} in the background... (Cancel stops it; the "
+        self.task.start(job, show, message=f"Computing {text} in the background... (Cancel stops it; the "
                                                  "last view stays until then)",
                         disable=(self.compute_button,), on_superseded=lambda: None, stop_when_superseded=True)
 

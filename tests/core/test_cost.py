@@ -40,7 +40,10 @@ def test_curve_work_is_distinct_values_times_grid_points():
 
 def test_existing_work_functions_keep_their_shape():
     assert microaggregation_work(2000, 5) == pytest.approx(4 * microaggregation_work(1000, 5))
-    assert permutation_work(100, 3, 0) == pytest.approx(3 * permutation_work(100, 1, 0))
+    per_attribute = permutation_work(100, 2, 0) - permutation_work(100, 1, 0)
+    assert per_attribute > 0 and permutation_work(100, 3, 0) - permutation_work(100, 1, 0) == pytest.approx(
+        2 * per_attribute)
+    assert permutation_work(100, 1, 0) > per_attribute            # showing the result costs too
 
 
 def _arguments():
@@ -68,3 +71,8 @@ def test_the_papers_published_masking_costs_no_masking():
     with_published = comparison_work(X, [("published", None)], published=published, **_arguments())
     with_noise = comparison_work(X, [("additive_noise", 0.5)], **_arguments())
     assert with_noise - with_published == pytest.approx(masking_work("additive_noise", 0.5, 10, 3))
+
+
+def test_t_close_microaggregation_costs_more_than_its_mdav():
+    assert microaggregation_work(10_000, 10, "t_close") > microaggregation_work(10_000, 10, "mdav")
+    assert microaggregation_work(10_000, 10, "group_by") < microaggregation_work(10_000, 10, "mdav")
