@@ -43,7 +43,7 @@ UNITS = {
     "closeness_merging": 1.4,      # t-close microaggregation: MDAV, then merging clusters until t-close (a factor)
     "mask_record_attribute": 1.0,  # mask, reverse-map and read displacements, per record and attribute
     "swap_window": 0.0011,         # rank swapping's window, per record, attribute and rank of the window
-    "mdav_masking_pair": 0.15,     # MDAV masking of whole records, per n^2 / (2k) pair
+    "mdav_masking_pair": 0.05,     # MDAV masking of whole records, per n^2 / (2k) pair
     "curve_point": 0.005,          # a power-mean curve from its tally, per distinct displacement and grid point
 }
 
@@ -165,7 +165,7 @@ def masking_work(method: str, parameter: float | None, n: int, m: int) -> float:
     adds, per record and attribute, a step and a draw within its window of
     ``floor(p n)`` ranks: ``n m (3.5 + 0.0011 floor(p n))``.  Multivariate
     microaggregation (MDAV) compares about ``n / k`` centres with the remaining
-    records: ``0.15 n^2 / (2k)``.
+    records: ``0.05 n^2 / (2k)`` (as the MDAV of the t-closeness tab).
 
     References
     ----------
