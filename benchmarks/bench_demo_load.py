@@ -45,7 +45,9 @@ from explorer.demo.kernels import kernel_processes  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
-LANDING_TEXT = "32,561 records"
+#: The landing view ("Start here", the first tab): what a visitor sees first.
+LANDING = ".explorer-landing"
+LANDING_TEXT = "I am a student"
 MB = 2**20
 
 
@@ -168,6 +170,22 @@ def kernel_startup_breakdown(repeat: int = 3) -> None:
 
 
 # ------------------------------------------------------------------------------------------- visitors
+async def interact_once(page) -> None:
+    """What a visitor does: pick a data set in the Data tab, open randomized response and move ε."""
+    await page.locator(".lm-TabBar-tab", has_text="Data").first.click()
+    select = page.locator(".explorer-data-panel .widget-dropdown select").first
+    await select.select_option("Domingo-Ferrer and Muralidhar (2016) example", timeout=60_000)
+    await page.locator(".explorer-data-panel").filter(has_text="20 records").wait_for(timeout=60_000)
+    await page.locator(".lm-TabBar-tab", has_text="Randomized response").first.click()
+    await page.locator(".explorer-rr-panel .explorer-status").wait_for(timeout=60_000)
+    slider = page.locator(".explorer-rr-panel .widget-slider .ui-slider-handle, "
+                          ".explorer-rr-panel .widget-slider .noUi-handle").first
+    await slider.focus(timeout=60_000)
+    for _ in range(3):
+        await page.keyboard.press("ArrowRight")
+        await asyncio.sleep(0.3)
+
+
 async def visit(browser, url: str, timeout: float, stay: float = 0.0, interact: bool = False) -> dict:
     """One visitor: open the page, wait for the landing view (or the demo-full page), stay, close the tab."""
     context = await browser.new_context(viewport={"width": 1300, "height": 900})
@@ -181,14 +199,12 @@ async def visit(browser, url: str, timeout: float, stay: float = 0.0, interact: 
             outcome = {"outcome": "full" if text and "full" in text else "503-other",
                        "seconds": time.monotonic() - started}
         else:
-            await page.locator(".explorer-data-panel").filter(has_text=LANDING_TEXT).wait_for(
+            await page.locator(LANDING).filter(has_text=LANDING_TEXT).wait_for(
                 timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
             outcome = {"outcome": "app", "seconds": time.monotonic() - started}
             if interact:
-                select = page.locator(".explorer-data-panel .widget-dropdown select").first
-                await select.select_option("004 running example")
-                await page.locator(".lm-TabBar-tab", has_text="Randomized response").first.click()
-                await page.locator(".explorer-rr-panel .explorer-status").wait_for(timeout=60_000)
+                await interact_once(page)
+                outcome["interacted"] = True
             if stay:
                 await asyncio.sleep(stay)
     except Exception as error:  # a timeout or a closed page: counted as blank
@@ -235,7 +251,7 @@ async def burst(url: str, visitors: int, timeout: float, server: Server, hold: b
                     results.append({"outcome": "full", "seconds": time.monotonic() - started,
                                     "retry_after": response.headers.get("retry-after")})
                     return
-                await page.locator(".explorer-data-panel").filter(has_text=LANDING_TEXT).wait_for(
+                await page.locator(LANDING).filter(has_text=LANDING_TEXT).wait_for(
                     timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
                 results.append({"outcome": "app", "seconds": time.monotonic() - started,
                                 "html": sent[0] if sent else None})
@@ -359,7 +375,11 @@ async def soak(url: str, visitors: int, seconds: float, server: Server, pool: in
     blank = [r for r in results if r["outcome"] not in ("app", "full")]
     print(f"  pages: {len(app)} app, {full} 'demo is full', {len(blank)} blank or failed"
           + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
+    moved = sum(bool(r.get("interacted")) for r in results)
     print(f"  time to a visible app (s): {quantiles(app)}; at most {peak_kernels} kernels at once")
+    print(f"  visitors who switched the data set and moved ε in randomized response: {moved} of {len(app)}"
+          + (f" (the others: {sorted({r.get('error') for r in results if r['outcome'] == 'app' and not r.get('interacted')})})"
+             if moved < len(app) else ""))
     time.sleep(max(0.0, 60 - (time.monotonic() - last_left)))
     left = len(server.kernels())
     after = server.server_rss()
