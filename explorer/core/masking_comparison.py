@@ -259,8 +259,8 @@ def comparison_work(X: Any, configs: Sequence[Any], *, alphas: Any, thetas: Any,
     --------
     >>> X = np.arange(20.0).reshape(10, 2)
     >>> work = comparison_work(X, [("additive_noise", 0.5)], alphas=[0.0, 1.0], thetas=[1.0, 2.0])
-    >>> float(work)
-    20.2
+    >>> float(work)        # masking 10 x 2 (20), then curves: 10 grid points in all, 5 distinct values each
+    20.25
     """
     X, published = _check_data(X, published)
     n, m = X.shape
