@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
 from explorer.core.datasets import adult6, with_info, dataset_info
 from explorer.panels._base import AppState
-from explorer.panels.dominance import ALL, PUBLISHED, DominancePanel
+from explorer.panels.dominance import ALL, PUBLISHED, THROUGHPUT, DominancePanel
 
 
 @pytest.fixture
@@ -192,7 +193,7 @@ def test_config_round_trip(small_state):
 # ------------------------------------------------------------------------------ slow work in the background
 def test_small_inputs_stay_synchronous(small_state):
     panel = DominancePanel(state=small_state)
-    assert panel.estimate < panel.background_seconds and not panel.running
+    assert panel.work * REFERENCE_SECONDS_PER_UNIT < panel.background_seconds and not panel.running
     panel.alpha_min.value = -20.0
     assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-20.0)
 
@@ -276,7 +277,8 @@ def test_full_adult_is_estimated_slow_and_computed_behind_the_button():
     panel = DominancePanel(state=state)                  # the default 5,000-record sample: at once
     assert not panel.running and "5,000 of 32,561" in panel.status.message
     panel.max_records.value = 0
-    assert panel.estimate > panel.background_seconds and "press Compute" in panel.status.message
+    assert panel.work * REFERENCE_SECONDS_PER_UNIT > panel.background_seconds      # decided on the work
+    assert "press Compute" in panel.status.message and THROUGHPUT.describe(panel.work) in panel.status.message
     assert "5,000 of 32,561" not in panel.status.message and len(panel.risk_curves) == 2
     panel.compute_button.click()
     panel.wait(120)
