@@ -69,11 +69,6 @@ DEFAULTS = [("additive_noise", 0.5), ("rank_swapping", 0.1), ("univariate_microa
 THROUGHPUT = Throughput(REFERENCE_SECONDS_PER_UNIT)
 
 
-def _number(value: float) -> str:
-    """A number of the tab's texts, in the one format of every tab (:func:`~explorer.panels._format.format_value`)."""
-    return format_value(value)
-
-
 def _method_options(source: str) -> list[tuple[str, str]]:
     options = [(m.label, m.name) for m in MASKING_METHODS.values()]
     if source in ("ruiz", "dm"):
@@ -429,7 +424,7 @@ class DominancePanel:
         columns = s["columns"]             # have moved on while it ran in the background)
         labels = [c.label for c in result["risk"]]
         risk_crossings = [c for _, _, r in result["risk_results"][:1] for c in r.crossings]
-        view = f"all attributes, D(α, β = {_number(s['beta'])})" if s["risk_view"] == ALL else \
+        view = f"all attributes, D(α, β = {format_value(s['beta'])})" if s["risk_view"] == ALL else \
             f"attribute {columns[int(s['risk_view'])]}"
         risk_title = f"D(α): {view}" + (" (normalised)" if s["normalize"] else "")
         key = self._curves_key(result["risk"], risk_title, risk_crossings)
@@ -440,7 +435,7 @@ class DominancePanel:
         if result["loss"]:
             loss_crossings = [c for _, _, r in result["loss_results"][:1] for c in r.crossings]
             if s["loss_view"] == ALL:
-                view = f"all pairs, I(θ, π = {_number(s['pi'])})"
+                view = f"all pairs, I(θ, π = {format_value(s['pi'])})"
             else:
                 j, k = (int(v) for v in s["loss_view"].split(","))
                 view = f"pair {columns[j]} & {columns[k]}"
@@ -458,7 +453,7 @@ class DominancePanel:
             self.loss_redraw.show("no pairs", [], ("no pairs",))
         path = result["points"] if s["mode"] == "sweep" else []
         target = result["target"] if result["target"] > 0 else None
-        title = f"Calibration at α₁ = {_number(s['alpha1'])}, θ₂ = {_number(s['theta2'])}"
+        title = f"Calibration at α₁ = {format_value(s['alpha1'])}, θ₂ = {format_value(s['theta2'])}"
         key = (title, tuple(result["points"]), tuple(path), target, result["best"])
         if not self.calibration_redraw.unchanged(key):
             if self.calibration_artists is None:
@@ -480,18 +475,18 @@ class DominancePanel:
         labels = [c.label for c in result["risk"]]
         self.risk_curves, self.loss_curves = result["risk"], result["loss"]
         self.points, self.best = result["points"], result["best"]
-        self.risk_verdicts = result["comparison"].risk_sentences(number=_number)
-        self.loss_verdicts = result["comparison"].loss_sentences(number=_number)
+        self.risk_verdicts = result["comparison"].risk_sentences(number=format_value)
+        self.loss_verdicts = result["comparison"].loss_sentences(number=format_value)
         self.risk_verdict.value = "<br>".join(escape(s) for s in self.risk_verdicts)
         self.loss_verdict.value = "<br>".join(escape(s) for s in self.loss_verdicts)
         best = result["best"]
-        target = _number(result["target"])
+        target = format_value(result["target"])
         if best is None:
             calibration = (f"No configuration reaches D(α₁, β) ≥ {target}: strengthen the masking "
                            f"or lower the target.")
         else:
             calibration = (f"Least information loss with D(α₁, β) ≥ {target}: {best.label} "
-                           f"(D = {_number(best.risk)}, I = {_number(best.loss)}).")
+                           f"(D = {format_value(best.risk)}, I = {format_value(best.loss)}).")
         self.calibration_text.value = escape(calibration)
         self._draw(result)
         s = result["settings"]
@@ -514,7 +509,7 @@ class DominancePanel:
                 self.parameters[i].disabled = False
                 self.parameter_help[i].value = (
                     f"<small>{escape(spec.parameter.replace('_', ' '))}: {escape(spec.parameter_doc)} "
-                    f"[{escape(_number(spec.minimum))}, {escape(_number(spec.maximum))}]</small>")
+                    f"[{escape(format_value(spec.minimum))}, {escape(format_value(spec.maximum))}]</small>")
         self.beta.disabled = self.risk_view.value != ALL
         self.pi.disabled = self.loss_view.value != ALL
 
