@@ -52,7 +52,7 @@ def _record(tab: str, case: str, estimate: float, times: list[float], calibrated
     measured = sorted(times)[len(times) // 2]
     ratio = measured / estimate if estimate > 0 else float("inf")
     ROWS.append(dict(tab=tab, case=case, estimate=estimate, measured=measured, ratio=ratio,
-                     calibrated=calibrated, error=error))
+                     calibrated=calibrated, error=error, spread=max(times) / min(times)))
     flag = "" if calibrated else "  (reference rate: before any calibration)"
     within = "yes" if 0.5 <= ratio <= 2.0 else "NO"
     extra = f"  ERROR: {error}" if error else ""
@@ -236,8 +236,15 @@ def main() -> None:
         if worst is not None:
             print(f"calibrated rows: {len(calibrated)}; ratios from {min(r['ratio'] for r in calibrated):.2f} to "
                   f"{max(r['ratio'] for r in calibrated):.2f} (worst: {worst['tab']}, {worst['case']})")
-        print("first row of each tab (reference rate, before calibration): "
-              + ", ".join(f"{r['tab']} {r['ratio']:.2f}" for r in first))
+        if first:
+            print("rows at the reference rate, before any calibration: "
+                  + ", ".join(f"{r['tab']} {r['ratio']:.2f}" for r in first))
+        inside = sum(0.5 <= r["ratio"] <= 2.0 and not r["error"] for r in calibrated)
+        spreads = sorted(r["spread"] for r in ROWS)
+        if spreads:
+            print(f"noise of this machine: the slowest of a case's {REPEAT} runs over its fastest, median "
+                  f"{spreads[len(spreads) // 2]:.2f}, largest {spreads[-1]:.2f}")
+        print(f"within 2x: {inside} of {len(calibrated)} calibrated rows")
         print(f"all within 2x: {'yes' if ok else 'no'}")
 
 
