@@ -220,7 +220,7 @@ def test_simulation_draws_true_and_four_estimates(panel):
     assert truth.sum() == pytest.approx(1.0)
     for method in ("inversion", "clip", "simplex", "ibu"):
         assert np.max(np.abs(art.heights(method) - truth)) < 0.05
-    assert "e_abs" in panel.estimate_info.value
+    assert "e<sub>abs</sub>" in panel.estimate_info.value
     first = art.heights("inversion").copy()
     panel.seed.value = 1
     panel.simulate.click()
@@ -520,7 +520,7 @@ def test_simulation_numbers_are_cores():
     for method, estimate in sim.estimates.items():
         np.testing.assert_array_equal(shown["values"][method], estimate)
     np.testing.assert_array_equal(shown["values"]["true"], sim.true)
-    assert f"e_abs = {sim.bounds.e_abs:.4f}" in panel.estimate_info.value
+    assert f"e<sub>abs</sub> = {sim.bounds.e_abs:.4f}" in panel.estimate_info.value
 
 
 def test_the_typed_epsilon_never_rounds_the_shared_value():
