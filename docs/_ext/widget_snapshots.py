@@ -110,7 +110,8 @@ class Snapshot:
             return f'<button class="wsnap-button" disabled>{html.escape(a.get("description") or "")}</button>'
         if name in {"FloatSlider", "IntSlider", "FloatLogSlider", "BoundedFloatText", "BoundedIntText",
                     "FloatText", "IntText"}:
-            return self._label(a) + f'<span class="wsnap-value">{html.escape(_number(a))}</span>'
+            spec = a.get("readout_format") or _READOUT.get(name)
+            return self._label(a) + f'<span class="wsnap-value">{html.escape(_number(a.get("value"), spec))}</span>'
         if name in {"FloatRangeSlider", "IntRangeSlider"}:
             low, high = a.get("value") or (None, None)
             return self._label(a) + f'<span class="wsnap-value">{_plain(low)} to {_plain(high)}</span>'
@@ -152,8 +153,11 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _number(a: dict[str, Any]) -> str:
-    value, spec = a.get("value"), a.get("readout_format")
+#: ipywidgets' default readout of a slider (a saved state may leave defaults out)
+_READOUT = {"FloatSlider": ".2f", "IntSlider": "d", "FloatLogSlider": ".3g"}
+
+
+def _number(value: Any, spec: str | None) -> str:
     if spec and isinstance(value, (int, float)):
         try:
             return format(value, spec)
