@@ -119,9 +119,13 @@ class Snapshot:
             labels, index = a.get("_options_labels") or [], a.get("index")
             chosen = labels[index] if isinstance(index, int) and 0 <= index < len(labels) else "(none)"
             return self._label(a) + f'<span class="wsnap-value">{html.escape(str(chosen))}</span>'
-        if name in {"RadioButtons", "SelectMultiple"}:
+        if name == "SelectMultiple":
+            labels, index = a.get("_options_labels") or [], a.get("index") or []
+            chosen = ", ".join(str(labels[i]) for i in index if isinstance(i, int) and 0 <= i < len(labels))
+            return self._label(a) + f'<span class="wsnap-value">{html.escape(chosen or "(none)")}</span>'
+        if name == "RadioButtons":
             labels, index = a.get("_options_labels") or [], a.get("index")
-            chosen = set(index) if isinstance(index, (list, tuple)) else {index}
+            chosen = {index}
             items = "".join(f"<li>{'●' if i in chosen else '○'} {html.escape(str(label))}</li>"
                             for i, label in enumerate(labels))
             return self._label(a) + f'<ul class="wsnap-options">{items}</ul>'
