@@ -226,7 +226,7 @@ class RandomizedResponsePanel:
                     f"{MAX_CATEGORIES}")
             return r, [str(c) for c in counts.index], counts.to_numpy(dtype=float)
         # the slider's value can be forged beyond its range: re-validate
-        r = check_int(self.n_categories.value, "n_categories", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
+        r = check_int(self.n_categories.value, "categories r", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
         labels = _parse_list(self.category_labels.value)
         if not labels:
             labels = [str(i + 1) for i in range(r)]
@@ -474,7 +474,7 @@ class RandomizedResponsePanel:
 
     @guarded
     def _on_categories(self, change: Any = None) -> None:
-        r = check_int(self.n_categories.value, "n_categories", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
+        r = check_int(self.n_categories.value, "categories r", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
         if self._building:
             return
         if len(_parse_list(self.category_labels.value)) not in (0, r):

@@ -119,7 +119,7 @@ def test_forged_values_are_revalidated(panel):
     good = snapshot(panel)
     panel.n_categories.max = 100      # a client can forge max as well as value
     panel.n_categories.value = 50
-    assert panel.status.is_error and "n_categories must be <= 12, got 50" in panel.status.message
+    assert panel.status.is_error and "categories r must be <= 12, got 50" in panel.status.message
     assert_same(snapshot(panel), good)
     panel.n_categories.max = 12
     panel.n_categories.value = 3
