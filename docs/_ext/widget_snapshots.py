@@ -33,7 +33,11 @@ SNAPSHOT_CELL = """\
 # Docs build only: keep each figure's pixels in its canvas's saved state, for the page's static snapshot.
 import base64 as _b64, io as _io
 from ipympl.backend_nbagg import Canvas as _Canvas
-from ipywidgets.widgets.widget import _instances as _widgets
+try:
+    from ipywidgets.widgets.widget import _instances as _widgets       # ipywidgets 8
+except ImportError:
+    from ipywidgets import Widget as _Widget
+    _widgets = _Widget.widgets
 for _w in list(_widgets.values()):
     if isinstance(_w, _Canvas):
         _buffer = _io.BytesIO()
