@@ -45,6 +45,8 @@ nb_execution_mode = "force"
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 300
+# One block per cell for what it printed (how the kernel chunked its output does not show, so pages are stable).
+nb_merge_streams = True
 # The widgets of an executed notebook are shown as a static snapshot drawn from their saved state
 # (_ext/widget_snapshots.py): text, tables and figures, readable offline and with no widget JavaScript.
 nb_ipywidgets_js: dict[str, dict[str, str]] = {}
