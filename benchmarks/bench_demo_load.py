@@ -342,16 +342,75 @@ async def single_visits(url: str, count: int, server: Server, pool: int) -> list
     return times
 
 
+def _tree_cpu(root: psutil.Process) -> float:
+    """CPU seconds of a process and all its descendants, alive or reaped."""
+    total = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+        except psutil.Error:
+            pass
+    return total
+
+
+async def cpu_budget(url: str, server: Server, repeat: int = 2) -> None:
+    """CPU seconds one visitor costs, split between the server, its kernel and the visitor's browser.
+
+    The browser's share is what a real class spends on its own computers; in this benchmark
+    every visitor's Chromium runs on the server's cores, so it limits how many visitors a soak
+    on one machine can serve.
+    """
+    from playwright.async_api import async_playwright
+
+    me = psutil.Process()
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        await visit(browser, url, 120)   # templates and the browser warm
+        rows = {False: [], True: []}
+        for interact in [False, True] * repeat:
+            await asyncio.sleep(3)
+            server_process = psutil.Process(server.process.pid)
+            before_server = sum(server_process.cpu_times()[:2])
+            before_all = _tree_cpu(me)
+            known = {kernel.pid for kernel in server.kernels()}
+            context = await browser.new_context(viewport={"width": 1300, "height": 900})
+            page = await context.new_page()
+            await page.goto(url)
+            await page.locator(LANDING).filter(has_text=LANDING_TEXT).wait_for(timeout=120_000)
+            if interact:
+                await interact_once(page)
+            await asyncio.sleep(2)
+            kernel = sum(sum(k.cpu_times()[:2]) for k in server.kernels() if k.pid not in known)
+            spent_server = sum(server_process.cpu_times()[:2]) - before_server
+            spent_all = _tree_cpu(me) - before_all
+            rows[interact].append((spent_server, kernel, spent_all - spent_server - kernel))
+            await page.close(run_before_unload=True)
+            await context.close()
+        await browser.close()
+    cores = psutil.cpu_count()
+    for interact, label in ((False, "opens the landing view"), (True, "also switches the data set, opens randomized response, moves ε")):
+        server_s, kernel_s, browser_s = (statistics.median(column) for column in zip(*rows[interact]))
+        print(f"  CPU per visitor who {label}: server {server_s:.2f} s, kernel {kernel_s:.2f} s, "
+              f"browser {browser_s:.2f} s (median of {len(rows[interact])}; {load()})")
+        print(f"    {cores} cores serve at most {60 * cores / (server_s + kernel_s):.0f} such visitors a minute; "
+              f"{60 * cores / (server_s + kernel_s + browser_s):.0f} when their browsers run on the same cores")
+
+
 async def soak(url: str, visitors: int, seconds: float, server: Server, pool: int) -> None:
     from playwright.async_api import async_playwright
 
     rng = random.Random(12)
     arrivals = sorted(rng.uniform(0, seconds) for _ in range(visitors))
     stays = [rng.uniform(20, 60) for _ in range(visitors)]
-    server_before = server.server_rss()
-    print(f"soak: {visitors} visitors arriving over {seconds:.0f} s, staying 20-60 s, moving controls ({load()})")
+    server_cold = server.server_rss()
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        await visit(browser, url, 120, interact=True)   # one visitor first: templates compiled, modules loaded
+        await asyncio.sleep(65)                         # and the server's periodic memory release has run
+        server_before = server.server_rss()
+        print(f"soak: {visitors} visitors arriving over {seconds:.0f} s, staying 20-60 s, moving controls; server "
+              f"RSS {server_cold / MB:.0f} MB started, {server_before / MB:.0f} MB after one visitor ({load()})")
         started = time.monotonic()
         peak_kernels = 0
 
@@ -384,7 +443,8 @@ async def soak(url: str, visitors: int, seconds: float, server: Server, pool: in
     left = len(server.kernels())
     after = server.server_rss()
     print(f"  60 s after the last visitor left: {left} kernels (the pool is {pool}); server RSS "
-          f"{server_before / MB:.0f} MB before, {after / MB:.0f} MB after ({(after / server_before - 1) * 100:+.0f} %) "
+          f"{server_before / MB:.0f} MB before, {after / MB:.0f} MB after ({(after / server_before - 1) * 100:+.0f} %; "
+          f"{(after / server_cold - 1) * 100:+.0f} % against the server as started) "
           f"({load()})")
 
 
@@ -396,6 +456,8 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=2)
     parser.add_argument("--singles", type=int, default=3, help="single visits measured per configuration")
     parser.add_argument("--skip-single", action="store_true")
+    parser.add_argument("--no-cpu-budget", dest="cpu_budget", action="store_false",
+                        help="skip the CPU seconds per visitor (server, kernel, browser)")
     parser.add_argument("--soak", type=float, nargs=2, metavar=("VISITORS", "SECONDS"))
     parser.add_argument("--visitor-timeout", type=float, default=240)
     parser.add_argument("--out", default=None, help="also write the figures to this file")
@@ -415,6 +477,13 @@ def main() -> None:
                     server.stop()
                 print(f"one visitor, request to landing view, preheated pool {pool}: "
                       + ", ".join(f"{t:.2f}" for t in times) + f" s ({load()})")
+        if args.cpu_budget:
+            server = Server("--pool", "0", log=logs / "cpu.log")
+            try:
+                print(f"CPU budget of one visitor, no preheated pool ({load()}):")
+                asyncio.run(cpu_budget(server.url, server))
+            finally:
+                server.stop()
         if args.burst:
             cap_args = [] if args.cap is None else ["--max-kernels", str(args.cap)]
             server = Server("--pool", str(args.pool), *cap_args, log=logs / "burst.log")
