@@ -44,6 +44,7 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
     from ipympl.backend_nbagg import FigureManager
 
     from explorer.panels._canvas import ExplorerCanvas
+    from explorer.panels._resize import register_figure
 
     figure = Figure(figsize=(width, height), layout="constrained")
     canvas = ExplorerCanvas(figure)
@@ -53,6 +54,7 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
     canvas.toolbar_visible = toolbar
     canvas.resizable = False
     canvas.capture_scroll = False
+    register_figure(canvas)          # follows the width of its container (explorer/panels/_resize.py)
     return figure, canvas
 
 

@@ -69,6 +69,7 @@ import json
 import logging
 import math
 import struct
+import warnings
 import zlib
 from base64 import b64encode
 from typing import Any
@@ -86,6 +87,9 @@ __all__ = [
     "MIN_CSS_PIXELS",
     "DEVICE_PIXEL_RATIO_RANGE",
     "MAX_FRAME_PIXELS",
+    "MIN_FIT_PIXELS",
+    "MIN_FIT_SHARE",
+    "FIT_TRIES",
 ]
 
 log = logging.getLogger("explorer.panels.canvas")
@@ -101,6 +105,11 @@ MIN_CSS_PIXELS, MAX_CSS_PIXELS = 50, 3000
 DEVICE_PIXEL_RATIO_RANGE = (0.5, 3.0)
 #: No frame larger than this many physical pixels (16 MB of RGBA per frame buffer).
 MAX_FRAME_PIXELS = 4_000_000
+#: A figure that follows its container's width (``fit_width``) is never narrower than this many CSS
+#: pixels, nor than this share of its design width: below, the browser scales it down instead.
+MIN_FIT_PIXELS, MIN_FIT_SHARE = 320, 0.5
+#: Draws ``fit_width`` tries before it settles on the design width.
+FIT_TRIES = 4
 
 # --------------------------------------------------------------------------- the gate
 
@@ -244,6 +253,71 @@ class ExplorerCanvas(Canvas):
                         matplotlib.__version__, ipympl.__version__, _gate_text(MATPLOTLIB_GATE),
                         _gate_text(IPYMPL_GATE))
         self.n_refused = 0          # client messages ignored or clamped (for tests and logs)
+        # The size the figure was designed at: the most a container's width may ask for (fit_width).
+        self.design_size: tuple[int, int] = self.get_width_height(physical=False)
+        self._design_inches = tuple(float(v) for v in figure.get_size_inches())
+        design_width = self.design_size[0]
+        self.min_fit_width = min(design_width, max(MIN_FIT_PIXELS, round(MIN_FIT_SHARE * design_width)))
+        self.fit_id = ""            # set by explorer.panels._resize.register_figure
+        self._fit_request: int | None = None
+        self._design_overflow: float | None = None
+
+    # ------------------------------------------------------------------ following the container's width
+    def fit_width(self, width: Any) -> bool:
+        """Re-render the figure as close to ``width`` CSS pixels wide as its text allows.
+
+        ``width`` is clamped to [``min_fit_width``, design width]; then, if some
+        text or artist would stick out of the figure's left or right edge at that
+        width (a long title, a legend beside the plot) further than it does at the
+        design width, the figure is widened by what sticks out and drawn again (at
+        most :data:`FIT_TRIES` times, then the design width).  So the figure is the
+        narrowest *legible* width at or above the one asked for; the browser scales
+        it down the rest of the way.  The height and the fonts stay as designed
+        (text keeps its size in points).  Kernel-side only: ``resizable`` and the
+        bounds on client resize messages are untouched.
+
+        Returns False when the width was refused (not a finite number) or clamped
+        to the range, True otherwise.
+        """
+        number = _finite_number(width)
+        if number is None:
+            log.warning("canvas: container width %r ignored", width)
+            return False
+        design_width = self.design_size[0]
+        target = int(round(_clamp(number, self.min_fit_width, design_width)))
+        if target == self._fit_request:                 # the same container width again: already fitted
+            return target == number
+        self._fit_request = target
+        if self._design_overflow is None:
+            self._set_css_width(design_width)
+            self._design_overflow = self._overflow()
+        for _ in range(FIT_TRIES):
+            self._set_css_width(target)
+            if target >= design_width:
+                break
+            excess = self._overflow() - self._design_overflow
+            if excess <= 1:
+                break
+            target = min(design_width, int(math.ceil(target + excess + 8)))
+        else:
+            self._set_css_width(design_width)
+        self._png_is_old = True                           # the next frame is a full one at the new size
+        self.draw_idle()
+        return int(round(_clamp(number, self.min_fit_width, design_width))) == number
+
+    def _set_css_width(self, width: int) -> None:
+        inches_w, inches_h = self._design_inches
+        self.figure.set_size_inches(inches_w * width / self.design_size[0], inches_h, forward=True)
+
+    def _overflow(self) -> float:
+        """How far (CSS pixels) the drawn figure reaches past its left and right edges."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        with warnings.catch_warnings():                    # too narrow for the layout: measured as overflow
+            warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+            FigureCanvasAgg.draw(self)                     # a draw that sends nothing to the browser
+        box = self.figure.get_tightbbox(self.get_renderer())
+        inches = max(0.0, -box.x0) + max(0.0, box.x1 - self.figure.get_figwidth())
+        return inches * self.figure.dpi / self.device_pixel_ratio
 
     # ------------------------------------------------------------------ the fast path
     def get_diff_image(self):
