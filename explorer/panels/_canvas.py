@@ -109,7 +109,7 @@ MAX_FRAME_PIXELS = 4_000_000
 #: pixels, nor than this share of its design width: below, the browser scales it down instead.
 MIN_FIT_PIXELS, MIN_FIT_SHARE = 320, 0.5
 #: Draws ``fit_width`` tries before it settles on the design width.
-FIT_TRIES = 4
+FIT_TRIES = 6
 
 # --------------------------------------------------------------------------- the gate
 
@@ -261,6 +261,7 @@ class ExplorerCanvas(Canvas):
         self.fit_id = ""            # set by explorer.panels._resize.register_figure
         self._fit_request: int | None = None
         self._design_overflow: float | None = None
+        self._overflow_last = 0.0
 
     # ------------------------------------------------------------------ following the container's width
     def fit_width(self, width: Any) -> bool:
@@ -269,8 +270,10 @@ class ExplorerCanvas(Canvas):
         ``width`` is clamped to [``min_fit_width``, design width]; then, if some
         text or artist would stick out of the figure's left or right edge at that
         width (a long title, a legend beside the plot) further than it does at the
-        design width, the figure is widened by what sticks out and drawn again (at
-        most :data:`FIT_TRIES` times, then the design width).  So the figure is the
+        design width, the figure is widened by what sticks out and drawn again, then
+        the gap between the widest width that cut text and the narrowest that did not
+        is halved (:data:`FIT_TRIES` draws in all; the narrowest width found to keep
+        the text inside is kept, at worst the design width).  So the figure is the
         narrowest *legible* width at or above the one asked for; the browser scales
         it down the rest of the way.  The height and the fonts stay as designed
         (text keeps its size in points).  Kernel-side only: ``resizable`` and the
@@ -291,16 +294,25 @@ class ExplorerCanvas(Canvas):
         if self._design_overflow is None:
             self._set_css_width(design_width)
             self._design_overflow = self._overflow()
-        for _ in range(FIT_TRIES):
+        failing, fitting = None, design_width          # widths known to cut text / to keep it inside
+        for attempt in range(FIT_TRIES):
+            if target >= fitting or (failing is not None and fitting - failing <= 8):
+                break
             self._set_css_width(target)
-            if target >= design_width:
-                break
-            excess = self._overflow() - self._design_overflow
-            if excess <= 1:
-                break
-            target = min(design_width, int(math.ceil(target + excess + 8)))
-        else:
-            self._set_css_width(design_width)
+            if self._overflow() - self._design_overflow <= 1:
+                fitting = target
+                if failing is None:                     # the width asked for keeps the text inside
+                    break
+                target = int(math.ceil((failing + fitting) / 2))
+                continue
+            excess = self._overflow_last - self._design_overflow
+            failing = target
+            # Widen by what sticks out first (a long title needs about that much more), else halve the gap.
+            grown = target + excess + 8
+            if attempt >= FIT_TRIES // 2 or grown >= fitting:
+                grown = (failing + fitting) / 2
+            target = int(math.ceil(grown))
+        self._set_css_width(fitting)
         self._png_is_old = True                           # the next frame is a full one at the new size
         self.draw_idle()
         return int(round(_clamp(number, self.min_fit_width, design_width))) == number
@@ -317,7 +329,8 @@ class ExplorerCanvas(Canvas):
             FigureCanvasAgg.draw(self)                     # a draw that sends nothing to the browser
         box = self.figure.get_tightbbox(self.get_renderer())
         inches = max(0.0, -box.x0) + max(0.0, box.x1 - self.figure.get_figwidth())
-        return inches * self.figure.dpi / self.device_pixel_ratio
+        self._overflow_last = inches * self.figure.dpi / self.device_pixel_ratio
+        return self._overflow_last
 
     # ------------------------------------------------------------------ the fast path
     def get_diff_image(self):

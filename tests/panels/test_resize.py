@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 
-import numpy as np
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
