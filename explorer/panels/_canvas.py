@@ -326,6 +326,7 @@ class ExplorerCanvas(Canvas):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         with warnings.catch_warnings():                    # too narrow for the layout: measured as overflow
             warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+            self.figure.draw_without_rendering()           # a first layout: the ticks follow the new size
             FigureCanvasAgg.draw(self)                     # a draw that sends nothing to the browser
         box = self.figure.get_tightbbox(self.get_renderer())
         inches = max(0.0, -box.x0) + max(0.0, box.x1 - self.figure.get_figwidth())
