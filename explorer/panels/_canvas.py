@@ -90,6 +90,7 @@ __all__ = [
     "MIN_FIT_PIXELS",
     "MIN_FIT_SHARE",
     "FIT_TRIES",
+    "FIT_TOLERANCE",
 ]
 
 log = logging.getLogger("explorer.panels.canvas")
@@ -110,6 +111,9 @@ MAX_FRAME_PIXELS = 4_000_000
 MIN_FIT_PIXELS, MIN_FIT_SHARE = 320, 0.5
 #: Draws ``fit_width`` tries before it settles on the design width.
 FIT_TRIES = 6
+#: ``fit_width`` accepts a width at which the figure reaches at most this many CSS pixels further past its
+#: edges than at its design width (the end of a tick label).
+FIT_TOLERANCE = 4
 
 # --------------------------------------------------------------------------- the gate
 
@@ -270,7 +274,7 @@ class ExplorerCanvas(Canvas):
         ``width`` is clamped to [``min_fit_width``, design width]; then, if some
         text or artist would stick out of the figure's left or right edge at that
         width (a long title, a legend beside the plot) further than it does at the
-        design width, the figure is widened by what sticks out and drawn again, then
+        design width (by more than :data:`FIT_TOLERANCE`), the figure is widened by what sticks out and drawn again, then
         the gap between the widest width that cut text and the narrowest that did not
         is halved (:data:`FIT_TRIES` draws in all; the narrowest width found to keep
         the text inside is kept, at worst the design width).  So the figure is the
@@ -299,7 +303,7 @@ class ExplorerCanvas(Canvas):
             if target >= fitting or (failing is not None and fitting - failing <= 8):
                 break
             self._set_css_width(target)
-            if self._overflow() - self._design_overflow <= 1:
+            if self._overflow() - self._design_overflow <= FIT_TOLERANCE:
                 fitting = target
                 if failing is None:                     # the width asked for keeps the text inside
                     break

@@ -92,8 +92,8 @@ export default { render };
 SIZER_CSS = """
 .explorer-fit { overflow: hidden; box-sizing: border-box; }
 .explorer-fit .jupyter-matplotlib-figure,
-.explorer-fit .jupyter-matplotlib-canvas-container { max-width: 100%; min-width: 0; }
-.explorer-fit .jupyter-matplotlib-canvas-div { max-width: 100%; height: auto !important; aspect-ratio: var(--explorer-fit-aspect, auto); }
+.explorer-fit .jupyter-matplotlib-canvas-container { max-width: 100%; min-width: 0; overflow: hidden; margin: 0; }
+.explorer-fit .jupyter-matplotlib-canvas-div { margin: 0; max-width: 100%; height: auto !important; }
 .explorer-fit .jupyter-matplotlib-canvas-div canvas { max-width: 100%; height: auto !important; }
 """
 

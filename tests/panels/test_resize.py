@@ -13,7 +13,7 @@ from PIL import Image
 from explorer.app import build_app
 from explorer.panels import _resize
 from explorer.panels._base import make_figure
-from explorer.panels._canvas import MIN_FIT_PIXELS, MIN_FIT_SHARE
+from explorer.panels._canvas import FIT_TOLERANCE, MIN_FIT_PIXELS, MIN_FIT_SHARE
 from explorer.panels._resize import DEBOUNCE_SECONDS, FigureSizer, figure_sizer
 from tests.plotting import test_legibility
 from tests.plotting.test_legibility import MIN_POINTS
@@ -149,7 +149,7 @@ def test_a_narrower_figure_keeps_its_text_inside_and_at_least_9_points(narrow_fi
     for name, figure, design_overflow, width in narrow_figures:
         assert figure.canvas.min_fit_width <= width <= figure.canvas.design_size[0], name
         overflow = _overflow_px(figure)
-        if overflow > design_overflow + 1.5:
+        if overflow > design_overflow + FIT_TOLERANCE + 0.5:
             outside.append((name, width, round(overflow, 1)))
         small += [(name, t.get_text()[:30]) for t in figure.findobj(Text)
                   if t.get_visible() and t.get_text().strip() and t.get_fontsize() < MIN_POINTS]
