@@ -88,13 +88,17 @@ function render({ model, el }) {
 export default { render };
 """
 
-#: The first stage, in the browser alone: a figure's canvas never exceeds its box.
+#: The first stage, in the browser alone: a figure's canvas never exceeds its box.  ipympl stacks two
+#: absolutely positioned canvases (the frame, and the rubber band over it) in a box of fixed pixel size;
+#: here the frame flows (it gives the box its height), both scale with the box's width.
 SIZER_CSS = """
 .explorer-fit { overflow: hidden; box-sizing: border-box; }
 .explorer-fit .jupyter-matplotlib-figure,
 .explorer-fit .jupyter-matplotlib-canvas-container { max-width: 100%; min-width: 0; overflow: hidden; margin: 0; }
 .explorer-fit .jupyter-matplotlib-canvas-div { margin: 0; max-width: 100%; height: auto !important; }
-.explorer-fit .jupyter-matplotlib-canvas-div canvas { max-width: 100%; height: auto !important; }
+.explorer-fit .jupyter-matplotlib-canvas-div > canvas:first-child {
+  position: relative !important; max-width: 100%; height: auto !important; }
+.explorer-fit .jupyter-matplotlib-canvas-div > canvas + canvas { width: 100% !important; height: 100% !important; }
 """
 
 

@@ -15,11 +15,11 @@ FIGURES_JS = r"""
   .map(e => {
     const canvas = e.querySelector('canvas');
     const c = canvas.getBoundingClientRect(), b = e.getBoundingClientRect();
-    const area = (e.closest('.widget-tab-contents, .lm-TabPanel-stackedpanel') || document.documentElement)
+    const area = (e.closest('.widget-tab-contents, .lm-TabPanel-stackedpanel, .jp-Notebook') || document.documentElement)
       .getBoundingClientRect();
     const id = [...e.classList].find(k => /^explorer-fit-[0-9a-f]+$/.test(k)) || '';
     return {id, design: parseFloat(e.style.width) || 0, rendered: canvas.width / window.devicePixelRatio,
-            box: [b.left, b.right], canvas: [c.left, c.right, c.width],
+            box: [b.left, b.right, b.top, b.bottom], canvas: [c.left, c.right, c.width, c.top, c.bottom],
             area: [area.left, Math.min(area.right, document.documentElement.clientWidth)]};
   })
 """
@@ -52,14 +52,17 @@ def settle(page, timeout_s: float = 90.0, quiet_polls: int = 4, poll_ms: int = 7
 
 
 def clipped(figures: list[dict], slack: float = 1.0) -> list[str]:
-    """The figures whose canvas is wider than its box or whose box goes past the tab's visible area."""
+    """The figures whose canvas is not shown whole in its box, or whose box goes past the tab's visible area."""
     bad = []
     for f in figures:
-        box_left, box_right = f["box"]
-        canvas_left, canvas_right, _ = f["canvas"]
+        box_left, box_right, box_top, box_bottom = f["box"]
+        canvas_left, canvas_right, _, canvas_top, canvas_bottom = f["canvas"]
         area_left, area_right = f["area"]
         if canvas_right > box_right + slack or canvas_left < box_left - slack:
             bad.append(f"{f['id']}: canvas {canvas_left:.0f}-{canvas_right:.0f} outside its box {box_left:.0f}-{box_right:.0f}")
+        if canvas_bottom > box_bottom + slack or canvas_top < box_top - slack or canvas_bottom - canvas_top < 50:
+            bad.append(f"{f['id']}: canvas {canvas_top:.0f}-{canvas_bottom:.0f} (vertically) not shown whole in its "
+                       f"box {box_top:.0f}-{box_bottom:.0f}")
         if box_right > area_right + slack:
             bad.append(f"{f['id']}: right edge {box_right:.0f} past the tab's visible area {area_right:.0f}")
     return bad
