@@ -38,7 +38,10 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
     are freed with it (200 unclosed pyplot figures cost +558 MB).  The canvas is an
     :class:`~explorer.panels._canvas.ExplorerCanvas`: the fast PNG path on the
     matplotlib and ipympl versions it was checked against (ipympl's own path
-    elsewhere), and a fixed size that a client message cannot change (see
+    elsewhere), and a size that a client's resize message cannot change.  Its width
+    follows its container's (:mod:`explorer.panels._resize`): the browser scales it
+    down to a narrower column at once, and the kernel re-renders it at that width,
+    between ``canvas.min_fit_width`` and the design width ``width`` (see
     ``docs/canvas.md``).  Blitting uses matplotlib's API on the figure's canvas.
     """
     from ipympl.backend_nbagg import FigureManager

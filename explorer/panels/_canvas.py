@@ -59,6 +59,12 @@ is clamped to :data:`DEVICE_PIXEL_RATIO_RANGE`; the frame never exceeds
 exception leaves the handler (it is logged kernel-side: ipywidgets would send
 its traceback to the client).
 
+**Following the container's width.**  :meth:`ExplorerCanvas.fit_width` re-renders
+the figure at a width the kernel was told (by :mod:`explorer.panels._resize`),
+clamped between :attr:`ExplorerCanvas.min_fit_width` and the design width and
+widened until its text stays inside; ``resizable`` and the bounds above are
+untouched.
+
 See ``docs/canvas.md`` ("How figures reach the browser fast, and the limits on
 what a client may ask").
 """
