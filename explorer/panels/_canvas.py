@@ -82,6 +82,7 @@ from typing import Any
 
 import numpy as np
 from ipympl.backend_nbagg import Canvas
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 __all__ = [
     "ExplorerCanvas",
@@ -301,28 +302,38 @@ class ExplorerCanvas(Canvas):
         if target == self._fit_request:                 # the same container width again: already fitted
             return target == number
         self._fit_request = target
-        if self._design_overflow is None:
-            self._set_css_width(design_width)
-            self._design_overflow = self._overflow()
-        failing, fitting = None, design_width          # widths known to cut text / to keep it inside
-        for attempt in range(FIT_TRIES):
-            if target >= fitting or (failing is not None and fitting - failing <= 8):
-                break
-            self._set_css_width(target)
-            if self._overflow() - self._design_overflow <= FIT_TOLERANCE:
-                fitting = target
-                if failing is None:                     # the width asked for keeps the text inside
+        # A panel may have switched its constrained layout off after a draw (the axes stay where it put
+        # them: later draws are cheaper).  A new width needs the layout again: on for the fit, then as it was.
+        previous = self.figure.get_layout_engine()
+        relayout = not isinstance(previous, ConstrainedLayoutEngine)
+        try:
+            if self._design_overflow is None:
+                self._set_css_width(design_width)
+                self._design_overflow = self._overflow()
+            failing, fitting = None, design_width          # widths known to cut text / to keep it inside
+            for attempt in range(FIT_TRIES):
+                if target >= fitting or (failing is not None and fitting - failing <= 8):
                     break
-                target = int(math.ceil((failing + fitting) / 2))
-                continue
-            excess = self._overflow_last - self._design_overflow
-            failing = target
-            # Widen by what sticks out first (a long title needs about that much more), else halve the gap.
-            grown = target + excess + 8
-            if attempt >= FIT_TRIES // 2 or grown >= fitting:
-                grown = (failing + fitting) / 2
-            target = int(math.ceil(grown))
-        self._set_css_width(fitting)
+                self._set_css_width(target)
+                if self._overflow() - self._design_overflow <= FIT_TOLERANCE:
+                    fitting = target
+                    if failing is None:                     # the width asked for keeps the text inside
+                        break
+                    target = int(math.ceil((failing + fitting) / 2))
+                    continue
+                excess = self._overflow_last - self._design_overflow
+                failing = target
+                # Widen by what sticks out first (a long title needs about that much more), else halve the gap.
+                grown = target + excess + 8
+                if attempt >= FIT_TRIES // 2 or grown >= fitting:
+                    grown = (failing + fitting) / 2
+                target = int(math.ceil(grown))
+            self._set_css_width(fitting)
+            if relayout:
+                self._overflow()                          # the axes placed for the final width
+        finally:
+            if self.figure.get_layout_engine() is not previous:
+                self.figure.set_layout_engine(previous)
         self._png_is_old = True                           # the next frame is a full one at the new size
         self.draw_idle()
         return int(round(_clamp(number, self.min_fit_width, design_width))) == number
@@ -334,6 +345,8 @@ class ExplorerCanvas(Canvas):
     def _overflow(self) -> float:
         """How far (CSS pixels) the drawn figure reaches past its left and right edges."""
         from matplotlib.backends.backend_agg import FigureCanvasAgg
+        if not isinstance(self.figure.get_layout_engine(), ConstrainedLayoutEngine):
+            self.figure.set_layout_engine("constrained")   # a panel's draw handler may have switched it off
         with warnings.catch_warnings():                    # too narrow for the layout: measured as overflow
             warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
             self.figure.draw_without_rendering()           # a first layout: the ticks follow the new size

@@ -7,6 +7,7 @@ import io
 
 import pytest
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.text import Text
 from PIL import Image
 
@@ -169,3 +170,20 @@ def test_the_sizer_is_shown_by_the_app_and_the_lessons():
     assert figure_sizer() in app.widget.children
     assert figure_sizer() in lesson_widget("deniability").children
     assert "ResizeObserver" in _resize.SIZER_ESM and "http" not in _resize.SIZER_ESM   # no CDN
+
+
+def test_a_layout_a_panel_switched_off_is_run_again_for_the_new_width_then_left_off():
+    from explorer.panels.randomized_response import RandomizedResponsePanel
+
+    panel = RandomizedResponsePanel()
+    figure, canvas = panel.figure, panel.canvas
+    canvas.draw()                                        # the panel's first draw: its layout is then switched off
+    assert not isinstance(figure.get_layout_engine(), ConstrainedLayoutEngine)
+    before = [ax.get_position().bounds for ax in figure.axes]
+    canvas.fit_width(0.85 * canvas.design_size[0])
+    assert _width(canvas) < canvas.design_size[0]
+    assert not isinstance(figure.get_layout_engine(), ConstrainedLayoutEngine)     # left as the panel wants it
+    assert [ax.get_position().bounds for ax in figure.axes] != before               # the axes were placed anew
+    # the panel's blitting keeps a background of the narrower frame
+    canvas.draw()
+    assert panel.blitter.background.get_extents()[2] == canvas.get_width_height(physical=True)[0]
