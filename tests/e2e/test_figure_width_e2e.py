@@ -16,7 +16,7 @@ FIGURE_TABS = ["What does ε mean?", "Randomized response", "t-closeness", "Perm
                "Multi-attribute RR", "Lessons"]
 #: At 900 px a figure may be scaled down by the browser (below the narrowest width at which its text stays
 #: inside it) by at most this factor.
-MIN_SCALE_AT_900 = 0.85
+MIN_SCALE_AT_900 = 0.95
 
 
 def _open(browser, url, width):
