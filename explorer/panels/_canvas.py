@@ -86,6 +86,7 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 __all__ = [
     "ExplorerCanvas",
+    "KernelOwnedState",
     "encode_png",
     "fast_path_supported",
     "MATPLOTLIB_GATE",
@@ -222,7 +223,34 @@ def _clamp(value: float, low: float, high: float) -> float:
     return min(max(value, low), high)
 
 
-class ExplorerCanvas(Canvas):
+class KernelOwnedState:
+    """A widget mixin: a client's state update never changes the traits in ``KERNEL_OWNED`` and never raises.
+
+    A value a trait refuses is logged kernel-side, not sent back as a traceback.
+    ``n_refused`` counts the updates dropped or failed.
+    """
+
+    #: Traits the kernel decides; a client's update of them is dropped.
+    KERNEL_OWNED: frozenset[str] = frozenset()
+    #: How the log names the widget.
+    LOG_NAME = "widget"
+    n_refused = 0
+
+    def set_state(self, sync_data):
+        """Apply a client's state update, except for the traits the kernel owns; never raises."""
+        try:
+            dropped = self.KERNEL_OWNED.intersection(sync_data)
+            if dropped:
+                self.n_refused += 1
+                log.warning("%s: client update of %s ignored", self.LOG_NAME, sorted(dropped))
+                sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
+            super().set_state(sync_data)
+        except Exception:
+            self.n_refused += 1
+            log.exception("%s: a client state update failed and was ignored", self.LOG_NAME)
+
+
+class ExplorerCanvas(KernelOwnedState, Canvas):
     """ipympl's canvas with the fast PNG path (within the version gate) and bounded client messages.
 
     Parameters
@@ -250,6 +278,7 @@ class ExplorerCanvas(Canvas):
     #: Traits the kernel decides; a client's update of them is dropped (ipympl's front end sets
     #: ``resizable`` itself, and a forged update could otherwise lift the resize refusal).
     KERNEL_OWNED = frozenset({"resizable"})
+    LOG_NAME = "canvas"
 
     def __init__(self, figure, *args, fast_path: bool | None = None, **kwargs):
         super().__init__(figure, *args, **kwargs)
@@ -391,20 +420,6 @@ class ExplorerCanvas(Canvas):
         self.send({"data": json.dumps({"type": "binary"})}, buffers=[data])
 
     # ------------------------------------------------------------------ client messages
-    def set_state(self, sync_data):
-        """Apply a client's state update, except for the traits the kernel owns; never raises
-        (a value a trait refuses is logged kernel-side, not sent back as a traceback)."""
-        try:
-            dropped = self.KERNEL_OWNED.intersection(sync_data)
-            if dropped:
-                self.n_refused += 1
-                log.warning("canvas: client update of %s ignored", sorted(dropped))
-                sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
-            super().set_state(sync_data)
-        except Exception:
-            self.n_refused += 1
-            log.exception("canvas: a client state update failed and was ignored")
-
     def _handle_message(self, object, content, buffers):
         """Every message the browser sends the canvas: checked and bounded, then ipympl's handling.
 

@@ -37,6 +37,8 @@ from typing import Any
 import anywidget
 import traitlets
 
+from explorer.panels._canvas import KernelOwnedState
+
 __all__ = ["FigureSizer", "figure_sizer", "register_figure", "DEBOUNCE_SECONDS", "SIZER_ESM", "SIZER_CSS"]
 
 log = logging.getLogger("explorer.panels.resize")
@@ -102,7 +104,7 @@ SIZER_CSS = """
 """
 
 
-class FigureSizer(anywidget.AnyWidget):
+class FigureSizer(KernelOwnedState, anywidget.AnyWidget):
     """The hidden widget that reports the width of every figure's box to the kernel.
 
     One per kernel (:func:`figure_sizer`); shown once by the app and by each
@@ -135,6 +137,7 @@ class FigureSizer(anywidget.AnyWidget):
 
     #: Traits the kernel decides; a client's update of them is dropped.
     KERNEL_OWNED = frozenset({"targets"})
+    LOG_NAME = "figure sizer"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -151,19 +154,6 @@ class FigureSizer(anywidget.AnyWidget):
         self._canvases[canvas.fit_id] = canvas
         live = [fid for fid, c in list(self._canvases.items()) if getattr(c, "comm", None) is not None]
         self.targets = live
-
-    def set_state(self, sync_data):
-        """A client's update, except of the kernel-owned traits; never raises."""
-        try:
-            dropped = self.KERNEL_OWNED.intersection(sync_data)
-            if dropped:
-                self.n_refused += 1
-                log.warning("figure sizer: client update of %s ignored", sorted(dropped))
-                sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
-            super().set_state(sync_data)
-        except Exception:
-            self.n_refused += 1
-            log.exception("figure sizer: a client state update failed and was ignored")
 
     def _on_widths(self, change: Any) -> None:
         reported = change["new"] if isinstance(change["new"], dict) else {}

@@ -41,9 +41,11 @@ def settle(page, timeout_s: float = 90.0, quiet_polls: int = 4, poll_ms: int = 7
         figures = page.evaluate(FIGURES_JS)
         text = page.evaluate(TAB_TEXT_JS)
         signature = (text, tuple((round(f["rendered"]), round(f["box"][1] - f["box"][0])) for f in figures))
+        # A figure the browser scales down may still be waiting for the kernel's re-render: wait longer.
+        scaled = any(f["canvas"][2] < f["rendered"] - 1 for f in figures)
         if signature == last and not text.endswith("loading"):
             same += 1
-            if same >= quiet_polls:
+            if same >= (3 * quiet_polls if scaled else quiet_polls):
                 return figures
         else:
             last, same = signature, 0

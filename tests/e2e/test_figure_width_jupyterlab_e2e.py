@@ -71,7 +71,7 @@ def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(browser, jup
         page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
         page.locator(".jp-Notebook .jp-Cell").first.click()
         page.keyboard.press("Shift+Enter")
-        page.wait_for_selector(".explorer-lesson .jupyter-matplotlib", timeout=90_000)
+        page.wait_for_selector(".explorer-lesson .jupyter-matplotlib", timeout=180_000)
         started = time.monotonic()
         figures = settle(page, timeout_s=120)
         page.screenshot(path=str(tmp_path / "jupyterlab.png"))
