@@ -45,7 +45,9 @@ from explorer.demo.kernels import kernel_processes  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
-LANDING_TEXT = "32,561 records"
+#: The landing view ("Start here", the first tab): what a visitor sees first.
+LANDING = ".explorer-landing"
+LANDING_TEXT = "I am a student"
 MB = 2**20
 
 
@@ -168,6 +170,22 @@ def kernel_startup_breakdown(repeat: int = 3) -> None:
 
 
 # ------------------------------------------------------------------------------------------- visitors
+async def interact_once(page) -> None:
+    """What a visitor does: pick a data set in the Data tab, open randomized response and move ε."""
+    await page.locator(".lm-TabBar-tab", has_text="Data").first.click()
+    select = page.locator(".explorer-data-panel .widget-dropdown select").first
+    await select.select_option("Domingo-Ferrer and Muralidhar (2016) example", timeout=60_000)
+    await page.locator(".explorer-data-panel").filter(has_text="20 records").wait_for(timeout=60_000)
+    await page.locator(".lm-TabBar-tab", has_text="Randomized response").first.click()
+    await page.locator(".explorer-rr-panel .explorer-status").wait_for(timeout=60_000)
+    slider = page.locator(".explorer-rr-panel .widget-slider .ui-slider-handle, "
+                          ".explorer-rr-panel .widget-slider .noUi-handle").first
+    await slider.focus(timeout=60_000)
+    for _ in range(3):
+        await page.keyboard.press("ArrowRight")
+        await asyncio.sleep(0.3)
+
+
 async def visit(browser, url: str, timeout: float, stay: float = 0.0, interact: bool = False) -> dict:
     """One visitor: open the page, wait for the landing view (or the demo-full page), stay, close the tab."""
     context = await browser.new_context(viewport={"width": 1300, "height": 900})
@@ -181,14 +199,12 @@ async def visit(browser, url: str, timeout: float, stay: float = 0.0, interact: 
             outcome = {"outcome": "full" if text and "full" in text else "503-other",
                        "seconds": time.monotonic() - started}
         else:
-            await page.locator(".explorer-data-panel").filter(has_text=LANDING_TEXT).wait_for(
+            await page.locator(LANDING).filter(has_text=LANDING_TEXT).wait_for(
                 timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
             outcome = {"outcome": "app", "seconds": time.monotonic() - started}
             if interact:
-                select = page.locator(".explorer-data-panel .widget-dropdown select").first
-                await select.select_option("004 running example")
-                await page.locator(".lm-TabBar-tab", has_text="Randomized response").first.click()
-                await page.locator(".explorer-rr-panel .explorer-status").wait_for(timeout=60_000)
+                await interact_once(page)
+                outcome["interacted"] = True
             if stay:
                 await asyncio.sleep(stay)
     except Exception as error:  # a timeout or a closed page: counted as blank
@@ -235,7 +251,7 @@ async def burst(url: str, visitors: int, timeout: float, server: Server, hold: b
                     results.append({"outcome": "full", "seconds": time.monotonic() - started,
                                     "retry_after": response.headers.get("retry-after")})
                     return
-                await page.locator(".explorer-data-panel").filter(has_text=LANDING_TEXT).wait_for(
+                await page.locator(LANDING).filter(has_text=LANDING_TEXT).wait_for(
                     timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
                 results.append({"outcome": "app", "seconds": time.monotonic() - started,
                                 "html": sent[0] if sent else None})
@@ -326,6 +342,61 @@ async def single_visits(url: str, count: int, server: Server, pool: int) -> list
     return times
 
 
+def _tree_cpu(root: psutil.Process) -> float:
+    """CPU seconds of a process and all its descendants, alive or reaped."""
+    total = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+        except psutil.Error:
+            pass
+    return total
+
+
+async def cpu_budget(url: str, server: Server, repeat: int = 2) -> None:
+    """CPU seconds one visitor costs, split between the server, its kernel and the visitor's browser.
+
+    The browser's share is what a real class spends on its own computers; in this benchmark
+    every visitor's Chromium runs on the server's cores, so it limits how many visitors a soak
+    on one machine can serve.
+    """
+    from playwright.async_api import async_playwright
+
+    me = psutil.Process()
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        await visit(browser, url, 120)   # templates and the browser warm
+        rows = {False: [], True: []}
+        for interact in [False, True] * repeat:
+            await asyncio.sleep(3)
+            server_process = psutil.Process(server.process.pid)
+            before_server = sum(server_process.cpu_times()[:2])
+            before_all = _tree_cpu(me)
+            known = {kernel.pid for kernel in server.kernels()}
+            context = await browser.new_context(viewport={"width": 1300, "height": 900})
+            page = await context.new_page()
+            await page.goto(url)
+            await page.locator(LANDING).filter(has_text=LANDING_TEXT).wait_for(timeout=120_000)
+            if interact:
+                await interact_once(page)
+            await asyncio.sleep(2)
+            kernel = sum(sum(k.cpu_times()[:2]) for k in server.kernels() if k.pid not in known)
+            spent_server = sum(server_process.cpu_times()[:2]) - before_server
+            spent_all = _tree_cpu(me) - before_all
+            rows[interact].append((spent_server, kernel, spent_all - spent_server - kernel))
+            await page.close(run_before_unload=True)
+            await context.close()
+        await browser.close()
+    cores = psutil.cpu_count()
+    for interact, label in ((False, "opens the landing view"), (True, "also switches the data set, opens randomized response, moves ε")):
+        server_s, kernel_s, browser_s = (statistics.median(column) for column in zip(*rows[interact]))
+        print(f"  CPU per visitor who {label}: server {server_s:.2f} s, kernel {kernel_s:.2f} s, "
+              f"browser {browser_s:.2f} s (median of {len(rows[interact])}; {load()})")
+        print(f"    {cores} cores serve at most {60 * cores / (server_s + kernel_s):.0f} such visitors a minute; "
+              f"{60 * cores / (server_s + kernel_s + browser_s):.0f} when their browsers run on the same cores")
+
+
 async def soak(url: str, visitors: int, seconds: float, server: Server, pool: int) -> None:
     from playwright.async_api import async_playwright
 
@@ -359,7 +430,11 @@ async def soak(url: str, visitors: int, seconds: float, server: Server, pool: in
     blank = [r for r in results if r["outcome"] not in ("app", "full")]
     print(f"  pages: {len(app)} app, {full} 'demo is full', {len(blank)} blank or failed"
           + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
+    moved = sum(bool(r.get("interacted")) for r in results)
     print(f"  time to a visible app (s): {quantiles(app)}; at most {peak_kernels} kernels at once")
+    print(f"  visitors who switched the data set and moved ε in randomized response: {moved} of {len(app)}"
+          + (f" (the others: {sorted({r.get('error') for r in results if r['outcome'] == 'app' and not r.get('interacted')})})"
+             if moved < len(app) else ""))
     time.sleep(max(0.0, 60 - (time.monotonic() - last_left)))
     left = len(server.kernels())
     after = server.server_rss()
@@ -376,6 +451,8 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=2)
     parser.add_argument("--singles", type=int, default=3, help="single visits measured per configuration")
     parser.add_argument("--skip-single", action="store_true")
+    parser.add_argument("--no-cpu-budget", dest="cpu_budget", action="store_false",
+                        help="skip the CPU seconds per visitor (server, kernel, browser)")
     parser.add_argument("--soak", type=float, nargs=2, metavar=("VISITORS", "SECONDS"))
     parser.add_argument("--visitor-timeout", type=float, default=240)
     parser.add_argument("--out", default=None, help="also write the figures to this file")
@@ -395,6 +472,13 @@ def main() -> None:
                     server.stop()
                 print(f"one visitor, request to landing view, preheated pool {pool}: "
                       + ", ".join(f"{t:.2f}" for t in times) + f" s ({load()})")
+        if args.cpu_budget:
+            server = Server("--pool", "0", log=logs / "cpu.log")
+            try:
+                print(f"CPU budget of one visitor, no preheated pool ({load()}):")
+                asyncio.run(cpu_budget(server.url, server))
+            finally:
+                server.stop()
         if args.burst:
             cap_args = [] if args.cap is None else ["--max-kernels", str(args.cap)]
             server = Server("--pool", str(args.pool), *cap_args, log=logs / "burst.log")

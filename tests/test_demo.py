@@ -322,3 +322,24 @@ def test_a_visitor_who_leaves_while_in_line_starts_no_kernel(monkeypatch):
 
     _run_in_own_loop(scenario())
     assert rendered == ["stayed"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads RSS from /proc")
+def test_release_memory_hands_freed_heap_pages_back_to_the_system():
+    from explorer.demo import server
+
+    if server._MALLOC_TRIM is None:
+        pytest.skip("the C library has no malloc_trim")
+    blocks = [bytearray(1000) for _ in range(60_000)]     # ~60 MB of malloc'd blocks (above pymalloc's 512 B)
+    held = server._rss()
+    del blocks
+    released = server.release_memory()
+    assert released > 20 * 2**20, (held, released)
+    assert server._rss() < held - 20 * 2**20
+
+
+def test_the_demo_server_releases_memory_periodically_unless_told_not_to():
+    from explorer.demo.server import DemoVoila
+
+    assert DemoVoila.release_memory_interval.default_value == 60.0
+    assert DemoVoila.class_traits()["release_memory_interval"].metadata.get("config") is True

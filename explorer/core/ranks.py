@@ -33,7 +33,6 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy.stats import rankdata
 
 from explorer._validation import check_matrix, check_rng
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidParameterError
@@ -253,6 +252,15 @@ def ranks(values: ArrayLike, ties: str = "random", rng: Any = None, descending: 
     return _ranks_1d(array, ties, check_rng(rng) if ties == "random" else None, descending)
 
 
+def _average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n with ties given their mean rank (``scipy.stats.rankdata(method="average")``).
+
+    pandas' ``rank`` computes the same; the explorer uses it because importing ``scipy.stats``
+    costs each kernel about a second, and ``rankdata`` is all it would need from there.
+    """
+    return pd.Series(values).rank(method="average").to_numpy(dtype=float, copy=True)
+
+
 def _ranks_1d(array: np.ndarray, ties: str, generator: np.random.Generator | None,
               descending: bool) -> np.ndarray:
     if array.size == 0:
@@ -262,7 +270,7 @@ def _ranks_1d(array: np.ndarray, ties: str, generator: np.random.Generator | Non
     key = -array if descending else array
     n = key.size
     if ties == "average":
-        return rankdata(key, method="average")
+        return _average_ranks(key)
     order = _order(key, ties, generator)
     result = np.empty(n, dtype=np.int64)
     result[order] = np.arange(1, n + 1)
@@ -332,7 +340,7 @@ def spearman(x: ArrayLike, z: ArrayLike) -> float:
     for name, v in (("x", xv), ("z", zv)):
         if np.all(v == v[0]):
             raise DatasetError(f"{name} is constant (all {v.size} values tie): Spearman's correlation is undefined")
-    rx, rz = rankdata(xv), rankdata(zv)
+    rx, rz = _average_ranks(xv), _average_ranks(zv)
     rx -= rx.mean()
     rz -= rz.mean()
     return float(np.dot(rx, rz) / math.sqrt(np.dot(rx, rx) * np.dot(rz, rz)))

@@ -12,16 +12,26 @@
 * the shutdown handler answers ``404`` for a kernel that is not running;
 * the kernel websocket uses :class:`~explorer.demo.websocket.SafeKernelWebsocketConnection`
   (set in :func:`explorer.cli.voila_config`).
+
+It also hands freed memory back to the system every ``release_memory_interval`` seconds
+(:func:`release_memory`): after a class has come and gone the server's own heap holds no
+more live objects than before, but glibc keeps the freed pages (a soak took the server
+from 148 MB to 313 MB; ``malloc_trim`` brought it to 198 MB).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
+import gc
 import html
+import os
 import re
 import time
 from typing import Any
 
+import tornado.ioloop
 import tornado.web
 from jupyter_core.utils import ensure_async
 from traitlets import Float, Int
@@ -30,7 +40,7 @@ from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
-__all__ = ["DemoVoila", "CappedVoilaHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML"]
+__all__ = ["DemoVoila", "CappedVoilaHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML", "release_memory"]
 
 #: What Voilà's page, ipywidgets and ipympl need and nothing else.  Voilà's template
 #: loads its bundles from the server and runs inline bootstrap scripts; widget views set
@@ -69,6 +79,45 @@ Please try again in {retry} seconds: this page reloads itself then.</p>
 DEFAULT_MAX_WAIT = 90.0
 
 _TEMPLATE_PATH = re.compile(r"^[A-Za-z0-9_.-]+/static/[A-Za-z0-9_./@~+-]+$")
+
+
+def _malloc_trim():
+    """glibc's ``malloc_trim`` (None where the C library is not glibc: musl, macOS, Windows)."""
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        return None
+    if trim is not None:
+        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    return trim
+
+
+_MALLOC_TRIM = _malloc_trim()
+
+
+def release_memory() -> int:
+    """Collect garbage and return the C heap's free pages to the system; the bytes of RSS released.
+
+    Python frees the objects of a visitor's page when it ends, but glibc's allocator keeps the
+    freed pages mapped, so the server's RSS stays at its peak.  ``malloc_trim(0)`` unmaps them;
+    where the C library has no ``malloc_trim`` only the garbage collection runs.  Takes a few
+    milliseconds.
+    """
+    before = _rss()
+    gc.collect()
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
+    return max(0, before - _rss())
+
+
+def _rss() -> int:
+    """This process's resident memory in bytes (0 where ``/proc`` is missing)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def visitor_kernel_count(kernel_manager: Any) -> int:
@@ -217,7 +266,14 @@ class DemoVoila(Voila):
                      help="A visitor whose expected wait in that line exceeds this many seconds gets the "
                           "'demo is full' page at once.")
 
+    release_memory_interval = Float(60.0, config=True,
+                                    help="Seconds between returns of freed memory to the system (0: never).")
+
     def init_handlers(self) -> list:
+        if self.release_memory_interval > 0:
+            self._memory_release = tornado.ioloop.PeriodicCallback(
+                self._release_memory, self.release_memory_interval * 1000)
+            self._memory_release.start()
         replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
                     VoilaShutdownKernelHandler: KnownKernelShutdownHandler}
         handlers = []
@@ -230,3 +286,8 @@ class DemoVoila(Voila):
             else:
                 handlers.append((pattern, replaced.get(handler, handler), *rest))
         return handlers
+
+    def _release_memory(self) -> None:
+        released = release_memory()
+        if released > 8 * 2**20:
+            self.log.info("Returned %.0f MB of freed memory to the system", released / 2**20)
