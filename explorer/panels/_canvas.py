@@ -302,22 +302,24 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self._fit_request: int | None = None
         self._design_overflow: float | None = None
         self._overflow_last = 0.0
+        self._measured_width: int | None = None     # the width of the last layout fit_width measured
 
     # ------------------------------------------------------------------ following the container's width
     def fit_width(self, width: Any) -> bool:
         """Re-render the figure as close to ``width`` CSS pixels wide as its text allows.
 
-        ``width`` is clamped to [``min_fit_width``, design width]; then, if some
-        text or artist would stick out of the figure's left or right edge at that
-        width (a long title, a legend beside the plot) further than it does at the
-        design width (by more than :data:`FIT_TOLERANCE`), the figure is widened by what sticks out and drawn again, then
-        the gap between the widest width that cut text and the narrowest that did not
-        is halved (:data:`FIT_TRIES` draws in all; the narrowest width found to keep
-        the text inside is kept, at worst the design width).  So the figure is the
-        narrowest *legible* width at or above the one asked for; the browser scales
-        it down the rest of the way.  The height and the fonts stay as designed
-        (text keeps its size in points).  Kernel-side only: ``resizable`` and the
-        bounds on client resize messages are untouched.
+        ``width`` is clamped to [``min_fit_width``, design width].  If at that width
+        some text or artist would stick out of the figure's left or right edge
+        further than it does at the design width (by more than
+        :data:`FIT_TOLERANCE`), the figure is widened by twice what sticks out and
+        laid out again, then the gap between the widest width that cut text and the
+        narrowest that did not is halved (:data:`FIT_TRIES` layouts in all).  So the
+        figure gets the narrowest *legible* width found at or above the one asked
+        for (at worst its design width); the browser scales it down the rest of the
+        way.  The height and the fonts stay as designed (text keeps its size in
+        points).  A constrained layout a panel switched off after a draw is run
+        again for the new width, then left off.  Kernel-side only: ``resizable`` and
+        the bounds on client resize messages are untouched.
 
         Returns False when the width was refused (not a finite number) or clamped
         to the range, True otherwise.
@@ -352,13 +354,14 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
                     continue
                 excess = self._overflow_last - self._design_overflow
                 failing = target
-                # Widen by what sticks out first (a long title needs about that much more), else halve the gap.
-                grown = target + excess + 8
+                # Widen by twice what sticks out first (the layout gives only part of a new width to the text
+                # that sticks out), else halve the gap.
+                grown = target + 2 * excess + 8
                 if attempt >= FIT_TRIES // 2 or grown >= fitting:
                     grown = (failing + fitting) / 2
                 target = int(math.ceil(grown))
             self._set_css_width(fitting)
-            if relayout:
+            if relayout and self._measured_width != fitting:
                 self._overflow()                          # the axes placed for the final width
         finally:
             if self.figure.get_layout_engine() is not previous:
@@ -383,6 +386,7 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         box = self.figure.get_tightbbox(self.get_renderer())
         inches = max(0.0, -box.x0) + max(0.0, box.x1 - self.figure.get_figwidth())
         self._overflow_last = inches * self.figure.dpi / self.device_pixel_ratio
+        self._measured_width = self.get_width_height(physical=False)[0]
         return self._overflow_last
 
     # ------------------------------------------------------------------ the fast path
