@@ -5,14 +5,18 @@ Build: ``sphinx-build -W --keep-going -b html docs docs/_build/html`` (CI does, 
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(DOCS / "_ext"))
 
 import explorer  # noqa: E402
+from widget_snapshots import prepare_notebook  # noqa: E402
 
 project = "Privacy explorer"
 author = "The explorer developers"
@@ -21,6 +25,7 @@ release = version = explorer.__version__
 
 extensions = [
     "myst_nb",
+    "widget_snapshots",
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
@@ -29,10 +34,22 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "_ext", "**.ipynb_checkpoints"]
 myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
-nb_execution_mode = "off"
+
+# The teaching notebooks live in notebooks/ (where Voila and JupyterLab open them); the site executes a copy of
+# them, kept in step by _copy_notebooks below, in docs/notebooks/ (not committed).  Only notebooks execute: the
+# Markdown pages have no code cells.  A notebook that raises fails the build.
+nb_execution_mode = "force"
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_execution_timeout = 300
+# One block per cell for what it printed (how the kernel chunked its output does not show, so pages are stable).
+nb_merge_streams = True
+# The widgets of an executed notebook are shown as a static snapshot drawn from their saved state
+# (_ext/widget_snapshots.py): text, tables and figures, readable offline and with no widget JavaScript.
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}
 
 autosummary_generate = True
 autosummary_imported_members = False
@@ -46,12 +63,35 @@ suppress_warnings = ["ref.citation"]
 
 html_theme = "pydata_sphinx_theme"
 html_title = "Privacy explorer"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
 html_theme_options = {
     "navigation_depth": 2,
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
 }
+
+
+#: The notebooks the site shows: the lessons and the tabs' notebooks (not app.ipynb, which is the app itself).
+NOTEBOOKS = [*sorted((ROOT / "notebooks" / "lessons").glob("*.ipynb")), *sorted((ROOT / "notebooks").glob("0*.ipynb"))]
+
+
+def _copy_notebooks(target: Path = DOCS / "notebooks") -> None:
+    """Mirror the notebooks into ``docs/notebooks/``, each with the hidden cell that keeps its figures for the
+    page's snapshot (:func:`widget_snapshots.prepare_notebook`); unchanged copies are left alone, so rebuilds
+    stay incremental."""
+    wanted = {target / path.relative_to(ROOT / "notebooks"): path for path in NOTEBOOKS}
+    for stale in target.rglob("*.ipynb") if target.exists() else ():
+        if stale not in wanted:
+            stale.unlink()
+    for copy, source in wanted.items():
+        text = json.dumps(prepare_notebook(json.loads(source.read_text(encoding="utf-8"))), indent=1,
+                          ensure_ascii=False) + "\n"
+        if not copy.exists() or copy.read_text(encoding="utf-8") != text:
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(text, encoding="utf-8")
+
+
+_copy_notebooks()
 
 
 # The docstrings write formulas in plain text, where |x| means an absolute value or a cardinality; in

@@ -284,6 +284,30 @@ def test_a_new_visitor_is_refused_at_the_cap_or_when_the_expected_wait_is_long(m
     assert handler._full() is None
 
 
+def test_a_server_that_is_behind_refuses_new_visitors(monkeypatch):
+    """A page admitted more than max_wait / 2 ago and still rendering: the next visitor is told the demo is full."""
+    import time
+    from types import SimpleNamespace
+
+    from explorer.demo.server import CappedVoilaHandler
+
+    class Handler(CappedVoilaHandler):
+        kernel_manager = SimpleNamespace(list_kernel_ids=lambda: [], _pools={})
+
+    handler = Handler.__new__(Handler)
+    handler.kernel_cap, handler.max_starting, handler.max_wait = 0, 0, 90.0
+    monkeypatch.setattr(CappedVoilaHandler, "rendering", {})
+    CappedVoilaHandler.rendering[1] = time.monotonic() - 10
+    assert handler._full() is None
+    CappedVoilaHandler.rendering[2] = time.monotonic() - 50
+    assert "admitted 50 s ago is still rendering" in handler._full()
+    del CappedVoilaHandler.rendering[2]
+    assert handler._full() is None
+    handler.max_wait = 0            # no bound on the wait
+    CappedVoilaHandler.rendering[3] = time.monotonic() - 500
+    assert handler._full() is None
+
+
 def test_a_visitor_who_leaves_while_in_line_starts_no_kernel(monkeypatch):
     import asyncio
     from types import SimpleNamespace

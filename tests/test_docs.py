@@ -54,3 +54,68 @@ def test_the_package_never_points_users_at_files_they_do_not_have():
                  for name in ("PAPER_NOTES", "ARCHITECTURE.md", "DELIVERY.md")
                  if name in path.read_text(encoding="utf-8")]
     assert not offenders, offenders
+
+
+# ---------------------------------------------------------------------------------------------- executed notebooks
+ROOT = DOCS.parent
+LESSON_NOTEBOOKS = sorted((ROOT / "notebooks" / "lessons").glob("*.ipynb"))
+TAB_NOTEBOOKS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
+
+
+def _widget_snapshots():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("widget_snapshots", DOCS / "_ext" / "widget_snapshots.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_teaching_notebook_has_an_executed_page_linked_from_the_docs():
+    lessons = (DOCS / "lessons.md").read_text(encoding="utf-8")
+    tabs = (DOCS / "tab-notebooks.md").read_text(encoding="utf-8")
+    assert len(LESSON_NOTEBOOKS) == 8 and TAB_NOTEBOOKS
+    for path in LESSON_NOTEBOOKS:
+        assert f"](notebooks/lessons/{path.name})" in lessons, path.name
+    assert "notebooks/lessons/*" in lessons                          # the toctree of the executed lessons
+    assert "](notebooks/lessons/01_deniability.ipynb)" in (DOCS / "teachers-guide.md").read_text(encoding="utf-8")
+    for path in TAB_NOTEBOOKS:
+        assert f"notebooks/{path.stem}\n" in tabs, path.name
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    assert re.search(r'^nb_execution_mode = "(force|cache|auto)"', conf, re.M)
+    assert re.search(r"^nb_execution_raise_on_error = True", conf, re.M)
+
+
+def test_the_executed_copy_gets_one_hidden_cell_and_keeps_the_notebook():
+    import json
+    snapshots = _widget_snapshots()
+    notebook = json.loads(LESSON_NOTEBOOKS[0].read_text(encoding="utf-8"))
+    prepared = snapshots.prepare_notebook(notebook)
+    assert prepared["cells"][:-1] == notebook["cells"]
+    added = prepared["cells"][-1]
+    assert added["metadata"]["tags"] == ["remove-cell"] and added["source"] == snapshots.SNAPSHOT_CELL
+    assert ("id" in added) == ((notebook["nbformat"], notebook["nbformat_minor"]) >= (4, 5))
+
+
+def test_a_lesson_snapshot_shows_its_text_controls_figures_and_check_question():
+    import ipywidgets as widgets
+    from ipywidgets.embed import embed_data
+    from ipympl.backend_nbagg import Canvas
+
+    from explorer.lessons import lesson_widget
+    snapshots = _widget_snapshots()
+    lesson = lesson_widget("deniability", heading=False)
+    hidden = widgets.HTML("not shown", layout=widgets.Layout(display="none"))
+    page = widgets.VBox([lesson, hidden])
+    exec(snapshots.SNAPSHOT_CELL, {})                                 # what the hidden cell does in the kernel
+    state = embed_data(views=[page])["manager_state"]["state"]
+    html = snapshots.Snapshot(state).render(page.model_id)
+    text = re.sub(r"<[^>]+>", " ", html)
+    canvases = [m for m in state.values() if m["model_name"] == "MPLCanvasModel"]
+    assert canvases and all(m["state"]["_data_url"].startswith("data:image/png;base64,") for m in canvases)
+    assert html.count('class="wsnap-figure"') == len(canvases)
+    assert "Learning goal" in text and "Takeaway" in text and "0.429" in text   # the check question's options
+    assert 'ε</span> <span class="wsnap-value">2.00' in html                    # a slider as label and value
+    assert "not shown" not in text
+    for raw in ("IPY_MODEL_", "VBox(", "HTML(value", "array("):
+        assert raw not in text
+    assert all(isinstance(w, widgets.Widget) for w in (lesson, hidden)) and Canvas

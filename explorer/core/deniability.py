@@ -256,7 +256,8 @@ def describe_odds(epsilon: float) -> str:
     if math.isinf(epsilon):
         return "seeing a report can reveal the answer for certain (epsilon is infinite)"
     factor = math.exp(epsilon) if epsilon < 700 else math.inf
-    text = f"{factor:.2g}" if factor >= 1e6 else f"{factor:,.1f}"
+    # two significant digits from a million on, written out in full (no scientific notation)
+    text = f"{float(f'{factor:.2g}'):,.0f}" if factor >= 1e6 else f"{factor:,.1f}"
     return f"seeing a report can multiply the odds of one answer over another by at most {text}"
 
 

@@ -193,12 +193,25 @@ class CappedVoilaHandler(TornadoVoilaHandler):
     #: Moving average of a page's rendering time (kernel start and notebook run), seconds.
     render_seconds = 5.0
 
+    #: When each admitted page still being rendered was admitted (time.monotonic()), by handler id.
+    rendering: dict[int, float] = {}
+
     def _full(self) -> str | None:
-        """Why a new visitor cannot be served now, or None."""
+        """Why a new visitor cannot be served now, or None.
+
+        Besides the cap and the expected wait in line, a server that is behind is full: when a
+        page admitted more than ``max_wait`` / 2 seconds ago is still rendering (the cores are
+        swamped, whether by kernel starts from the pool's refills or by visitors' computations),
+        a new visitor would wait longer still, so they get the "demo is full" page at once.
+        """
         if self.kernel_cap > 0:
             busy = visitor_kernel_count(self.kernel_manager) + CappedVoilaHandler.admitting
             if busy >= self.kernel_cap:
                 return f"{busy} of {self.kernel_cap} kernels"
+        if self.max_wait > 0 and CappedVoilaHandler.rendering:
+            oldest = time.monotonic() - min(CappedVoilaHandler.rendering.values())
+            if oldest > self.max_wait / 2:
+                return f"a page admitted {oldest:.0f} s ago is still rendering"
         if self.max_starting > 0 and not self._pool_ready():
             wait = (CappedVoilaHandler.waiting + 1) / self.max_starting * CappedVoilaHandler.render_seconds
             if wait > self.max_wait:
@@ -222,6 +235,8 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         if renders:
             self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
         CappedVoilaHandler.admitting += renders
+        if renders:
+            CappedVoilaHandler.rendering[id(self)] = time.monotonic()
         try:
             if renders:
                 await self._render(path)
@@ -229,6 +244,7 @@ class CappedVoilaHandler(TornadoVoilaHandler):
                 await super().get(path)
         finally:
             CappedVoilaHandler.admitting -= renders
+            CappedVoilaHandler.rendering.pop(id(self), None)
 
 
 class SafeTemplateStaticFileHandler(TemplateStaticFileHandler):

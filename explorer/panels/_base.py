@@ -22,6 +22,7 @@ from ipywidgets.widgets.widget import CallbackDispatcher
 from matplotlib.figure import Figure
 
 from explorer.errors import CancelledError, ExplorerError, InvalidParameterError
+from explorer.panels._format import subscripts_html, subscripts_in_html
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, shorten
 
 __all__ = ["AppState", "StatusLine", "BackgroundTask", "make_figure", "guarded", "escape", "csv_download_link", "download_link",
@@ -83,7 +84,13 @@ def csv_download_link(text: str, filename: str, label: str | None = None, *, css
 
 
 class StatusLine:
-    """One line of status under a panel: information, or an error in words."""
+    """One line of status under a panel: information, or an error in words.
+
+    Messages keep the plain-text names of the core's errors (``T_v must be at least ...``: the
+    parameter as the docs and docstrings write it, in :attr:`message`); what the line shows renders a
+    one-letter symbol's ``_`` index as a subscript (T<sub>v</sub>), by :func:`._format.subscripts_html`,
+    so no reader sees a code-like underscore.
+    """
 
     def __init__(self) -> None:
         self.widget = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
@@ -93,12 +100,12 @@ class StatusLine:
 
     def info(self, text: str, *, raw_html: bool = False) -> None:
         self.message, self.is_error = text, False
-        body = text if raw_html else escape(text)
+        body = subscripts_in_html(text) if raw_html else subscripts_html(text)
         self.widget.value = f"<span class='explorer-info'>{body}</span>"
 
     def error(self, text: str) -> None:
         self.message, self.is_error = text, True
-        self.widget.value = f"<span class='explorer-error' style='color:#b00020'><b>{escape(text)}</b></span>"
+        self.widget.value = f"<span class='explorer-error' style='color:#b00020'><b>{subscripts_html(text)}</b></span>"
 
     def clear(self) -> None:
         self.message, self.is_error = "", False

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["format_value", "html_table", "subscripts_html", "type_name"]
+__all__ = ["format_value", "html_table", "subscripts_html", "subscripts_in_html", "type_name"]
 
 #: plain notation from this magnitude up to (not including) _LARGEST_PLAIN; scientific outside
 _SMALLEST_PLAIN = 1e-4
@@ -103,7 +103,29 @@ def subscripts_html(text: Any) -> str:
     >>> subscripts_html("D_j(α) & hours_per_week")
     'D<sub>j</sub>(α) &amp; hours_per_week'
     """
-    return _SUBSCRIPT.sub(lambda m: f"{m.group(1)}<sub>{m.group(2).strip('{}')}</sub>", escape(str(text)))
+    return _SUBSCRIPT.sub(_sub, escape(str(text)))
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def subscripts_in_html(markup: str) -> str:
+    """``markup`` (HTML) with the one-letter symbols' ``_`` indices of its text as ``<sub>``.
+
+    The same rule as :func:`subscripts_html`, applied to the text between tags only (tags and
+    their attributes are left alone; the text is not escaped again).
+
+    Examples
+    --------
+    >>> subscripts_in_html("<b class='a_b'>T_v</b> = 50 &amp; hours_per_week")
+    "<b class='a_b'>T<sub>v</sub></b> = 50 &amp; hours_per_week"
+    """
+    parts = _TAG.split(str(markup))
+    return "".join(part if _TAG.fullmatch(part) else _SUBSCRIPT.sub(_sub, part) for part in parts)
+
+
+def _sub(match: re.Match) -> str:
+    return f"{match.group(1)}<sub>{match.group(2).strip('{}')}</sub>"
 
 
 def html_table(frame: pd.DataFrame, *, css_class: str, digits: int = 4, index: bool = False,

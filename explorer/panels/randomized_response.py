@@ -29,6 +29,7 @@ from explorer.errors import (
 )
 from explorer.panels._base import (AppState, StaleMark, StatusLine, close_tree, epsilon_slider, escape, guarded,
                                    make_figure)
+from explorer.panels._format import format_value, subscripts_html
 from explorer.plotting import randomized_response as plots
 from explorer.state import EPSILON_MAX, check_shared_epsilon
 
@@ -39,6 +40,9 @@ NO_ATTRIBUTE = "(none: type labels)"
 DESIGN_OPTIONS = [("optimal for ε", "optimal"), ("keep or uniform (p)", "keep_or_uniform"),
                   ("Warner (p, r = 2)", "warner"), ("custom matrix", "custom")]
 PRIOR_OPTIONS = [("uniform", "uniform"), ("from the data set", "dataset"), ("typed weights", "typed")]
+#: the estimators in users' words (the core's codes are rr.ESTIMATION_METHODS)
+METHOD_LABELS = {"inversion": "plain inversion", "clip": "clip and rescale", "simplex": "projection onto the simplex",
+                 "ibu": "iterative Bayesian update"}
 PRESET_EXAMPLE1 = "Example 1 (ε = 2)"
 PRESET_SECRECY = "Perfect secrecy"
 CURVE_EPSILONS = np.linspace(0.0, EPSILON_MAX, 201)
@@ -222,7 +226,7 @@ class RandomizedResponsePanel:
                     f"{MAX_CATEGORIES}")
             return r, [str(c) for c in counts.index], counts.to_numpy(dtype=float)
         # the slider's value can be forged beyond its range: re-validate
-        r = check_int(self.n_categories.value, "n_categories", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
+        r = check_int(self.n_categories.value, "categories r", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
         labels = _parse_list(self.category_labels.value)
         if not labels:
             labels = [str(i + 1) for i in range(r)]
@@ -370,7 +374,7 @@ class RandomizedResponsePanel:
             figure.set_layout_engine("none")
 
     def _epsilon_html(self, epsilon: float) -> str:
-        odds = "∞" if math.isinf(epsilon) else f"{math.exp(min(epsilon, 700)):.3g}"
+        odds = "∞" if math.isinf(epsilon) else format_value(math.exp(min(epsilon, 700)), digits=3)
         return (f"<span class='explorer-rr-epsilon-value'><b>{escape(plots.format_epsilon(epsilon))}</b>"
                 f" &nbsp; e<sup>ε</sup> = {odds}</span>")
 
@@ -378,9 +382,12 @@ class RandomizedResponsePanel:
         res = self.results
         epsilon = res["epsilon"]
         eps_text = plots.format_epsilon(epsilon)
-        parts = [f"{eps_text} (column {res['column'] + 1})",
+        column = res["column"]
+        label = self.labels[column] if self.labels is not None and column < len(self.labels) else None
+        named = f": report {label}" if label is not None and label != str(column + 1) else ""
+        parts = [f"{eps_text} (column {column + 1}{named})",
                  den.describe_odds(epsilon).capitalize(),
-                 f"H(X|Y) = {res['conditional_entropy']:.3f} of H(X) = {res['prior_entropy']:.3f} bits; "
+                 f"H(X | Y) = {res['conditional_entropy']:.3f} of H(X) = {res['prior_entropy']:.3f} bits; "
                  f"best guess after the worst report is right with probability {np.nanmax(res['guessing']):.3f}"]
         if res["perfect_secrecy"]:
             parts.append("Perfect secrecy: the reports say nothing about X, and the true distribution "
@@ -432,10 +439,10 @@ class RandomizedResponsePanel:
             bad = (not np.all(np.isfinite(row))) or np.any(row < 0) or np.any(row > 1) or abs(total - 1) > 1e-9
             box = self.matrix_grid.children[u]
             if bad:
-                label.value = f"<span style='color:#b00020'><b>sum {total:.6g} ✗</b></span>"
+                label.value = f"<span style='color:#b00020'><b>sum {format_value(total, digits=6)} ✗</b></span>"
                 box.add_class("explorer-rr-invalid-row")
             else:
-                label.value = f"<span style='color:#2e7d32'>sum {total:.6g} ✓</span>"
+                label.value = f"<span style='color:#2e7d32'>sum {format_value(total, digits=6)} ✓</span>"
                 box.remove_class("explorer-rr-invalid-row")
 
     def set_custom_matrix(self, matrix: Any) -> None:
@@ -467,7 +474,7 @@ class RandomizedResponsePanel:
 
     @guarded
     def _on_categories(self, change: Any = None) -> None:
-        r = check_int(self.n_categories.value, "n_categories", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
+        r = check_int(self.n_categories.value, "categories r", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
         if self._building:
             return
         if len(_parse_list(self.category_labels.value)) not in (0, r):
@@ -619,12 +626,15 @@ class RandomizedResponsePanel:
             self.estimate_artists.update(values, errors, labels, title)
         self._freeze_layout(("estimates", tuple(labels)), self.estimate_figure)
         self.estimate_figure.canvas.draw_idle()
-        errors_text = ", ".join(f"{m}: max |error| {e:.4f}" for m, e in sim.max_abs_errors.items())
-        info = (f"Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6, on the reports: e_abs = {bounds.e_abs:.4f}, "
-                f"e_rel = {bounds.e_rel:.4f} (B = {bounds.B:.3f}, α = {bounds.alpha:g}). {errors_text}.")
+        errors_text = "; ".join(f"{METHOD_LABELS.get(m, m)}: largest |error| {format_value(e, digits=3)}"
+                                for m, e in sim.max_abs_errors.items())
+        info = (f"Error bounds of Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6, from the reports: "
+                f"e_abs = {bounds.e_abs:.4f}, e_rel = {bounds.e_rel:.4f} (B = {format_value(bounds.B, digits=4)}, "
+                f"α = {format_value(bounds.alpha)}). {errors_text}.")
         if sim.impossible:
-            info += f" Singular matrix: {', '.join(sim.impossible)} impossible; use IBU."
-        self.estimate_info.value = f"<small>{escape(info)}</small>"
+            impossible = ", ".join(METHOD_LABELS.get(m, m) for m in sim.impossible)
+            info += f" Singular matrix: {impossible} impossible; use the iterative Bayesian update."
+        self.estimate_info.value = f"<small>{subscripts_html(info)}</small>"
         self.simulation = {"values": values, "errors": errors, "bounds": bounds, "n": sim.n, "result": sim}
         self._simulated_inputs = self._simulation_inputs()
         self.simulation_stale.clear()

@@ -23,7 +23,9 @@ def test_clusters_bad_threshold_and_a_background_run(app_page, tmp_path):
     t_v = panel.locator(".explorer-mdrr-tv input")
     t_v.fill("10")
     t_v.press("Enter")
-    expect(status).to_contain_text("T_v must be at least the largest attribute cardinality (16)", timeout=30_000)
+    # the core's "T_v must be ..." shown with v as a subscript
+    expect(status).to_contain_text("Tv must be at least the largest attribute cardinality (16)", timeout=30_000)
+    expect(status.locator("sub")).to_have_text("v")
     expect(info).to_contain_text("marital-status, relationship, sex")
     t_v.fill("100")
     t_v.press("Enter")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explorer.panels._format import format_value, html_table, subscripts_html, type_name
+from explorer.panels._format import format_value, html_table, subscripts_html, subscripts_in_html, type_name
 from tests.panels.readable import problems, table_texts
 
 
@@ -57,3 +57,9 @@ def test_html_table_formats_every_cell_and_header():
 def test_the_checker_catches_raw_output():
     raw = pd.DataFrame({"d_i": [2.017e4, 1e-7], "ok": [True, False]}).to_html()
     assert len(problems(raw)) >= 3
+
+
+def test_subscripts_in_html_leaves_tags_and_entities_alone():
+    assert subscripts_in_html("<span title='d_i'>d_i &amp; D_j(α)</span>") == (
+        "<span title='d_i'>d<sub>i</sub> &amp; D<sub>j</sub>(α)</span>")
+    assert subscripts_in_html("hours_per_week e_abs") == "hours_per_week e<sub>abs</sub>"

@@ -38,6 +38,7 @@ def test_t_d_one_gives_singletons_and_bad_t_v_keeps_the_last_state(panel):
     assert len(panel.dep_artists.outlines) == 8
     panel.t_v.value = 10                       # below education's 16 categories
     assert panel.status.is_error and "T_v" in panel.status.message and "16" in panel.status.message
+    assert "T<sub>v</sub> must be at least" in panel.status.widget.value   # shown as a subscript
     assert panel.clusters == [[a] for a in range(8)]
     panel.t_v.value = 100
     panel.t_d.value = 0.2

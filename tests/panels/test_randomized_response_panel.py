@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import matplotlib
 
@@ -118,7 +119,7 @@ def test_forged_values_are_revalidated(panel):
     good = snapshot(panel)
     panel.n_categories.max = 100      # a client can forge max as well as value
     panel.n_categories.value = 50
-    assert panel.status.is_error and "n_categories must be <= 12, got 50" in panel.status.message
+    assert panel.status.is_error and "categories r must be <= 12, got 50" in panel.status.message
     assert_same(snapshot(panel), good)
     panel.n_categories.max = 12
     panel.n_categories.value = 3
@@ -220,7 +221,7 @@ def test_simulation_draws_true_and_four_estimates(panel):
     assert truth.sum() == pytest.approx(1.0)
     for method in ("inversion", "clip", "simplex", "ibu"):
         assert np.max(np.abs(art.heights(method) - truth)) < 0.05
-    assert "e_abs" in panel.estimate_info.value
+    assert "e<sub>abs</sub>" in panel.estimate_info.value
     first = art.heights("inversion").copy()
     panel.seed.value = 1
     panel.simulate.click()
@@ -520,7 +521,7 @@ def test_simulation_numbers_are_cores():
     for method, estimate in sim.estimates.items():
         np.testing.assert_array_equal(shown["values"][method], estimate)
     np.testing.assert_array_equal(shown["values"]["true"], sim.true)
-    assert f"e_abs = {sim.bounds.e_abs:.4f}" in panel.estimate_info.value
+    assert f"e<sub>abs</sub> = {sim.bounds.e_abs:.4f}" in panel.estimate_info.value
 
 
 def test_the_typed_epsilon_never_rounds_the_shared_value():
@@ -533,3 +534,63 @@ def test_the_typed_epsilon_never_rounds_the_shared_value():
     assert float(panel.epsilon_text.value) == state.epsilon
     state.epsilon = 2.0
     assert panel.epsilon_text.value == "2"
+
+
+def _shown_texts(widget) -> list[str]:
+    """The text of every HTML widget of the panel, as a reader sees it (tags, styles dropped)."""
+    from html import unescape
+
+    import ipywidgets as widgets
+    texts = []
+    if isinstance(widget, (widgets.HTML, widgets.HTMLMath, widgets.Label)):
+        value = re.sub(r"<style.*?</style>", "", widget.value, flags=re.S)
+        texts.append(unescape(re.sub(r"<[^>]+>", "", value)))
+    for child in getattr(widget, "children", ()):
+        texts.extend(_shown_texts(child))
+    return [t for t in texts if t.strip()]
+
+
+def _not_in_users_words(panel) -> list[str]:
+    from tests.panels.readable import E_NOTATION, RAW_WORDS, UNDERSCORE_SUBSCRIPT
+    found = []
+    for text in _shown_texts(panel.widget):
+        for name, pattern in (("raw word", RAW_WORDS), ("e-notation", E_NOTATION),
+                              ("underscore subscript", UNDERSCORE_SUBSCRIPT)):
+            if pattern.search(text):
+                found.append(f"{name} in {text!r}")
+        for code in rr_methods():
+            if re.search(rf"(^|[;,.]\s*){code}:", text):
+                found.append(f"method code {code!r} in {text!r}")
+    return found
+
+
+def rr_methods():
+    from explorer.core.randomized_response import ESTIMATION_METHODS
+    return ESTIMATION_METHODS
+
+
+
+def test_texts_are_in_users_words_at_a_large_epsilon_on_data_labels():
+    state = AppState()
+    state.dataset = datasets.adult()
+    panel = RandomizedResponsePanel(state)
+    panel.attribute.value = "race"
+    panel.prior_source.value = "dataset"
+    state.epsilon = 10.0                                   # e^10 = 22,026: the odds once, in one format
+    panel.run_simulation()
+    assert not panel.status.is_error
+    assert _not_in_users_words(panel) == []
+    assert "22,026" in panel.epsilon_label.value and "e+0" not in panel.epsilon_label.value
+    column = panel.results["column"]                       # the category, not only its column number
+    assert f"(column {column + 1}: report {panel.labels[column]})" in panel.status.message
+    assert set(panel.labels) == set(state.dataset["race"].dropna().astype(str))
+    assert "plain inversion: largest |error|" in panel.estimate_info.value
+    assert "iterative Bayesian update: largest |error|" in panel.estimate_info.value
+    assert "e<sub>rel</sub> = " in panel.estimate_info.value
+
+
+def test_texts_are_in_users_words_for_a_singular_matrix(panel):
+    panel.preset_secrecy.click()
+    panel.run_simulation()
+    assert "Singular matrix: plain inversion" in panel.estimate_info.value
+    assert _not_in_users_words(panel) == []
