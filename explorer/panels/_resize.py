@@ -34,10 +34,17 @@ import uuid
 import weakref
 from typing import Any
 
-import anywidget
+import ipywidgets
 import traitlets
 
 from explorer.panels._canvas import KernelOwnedState
+
+try:
+    import anywidget
+    _WidgetBase: type = anywidget.AnyWidget
+except ImportError:          # a declared dependency; without it figures do not follow their container (logged)
+    anywidget = None
+    _WidgetBase = ipywidgets.DOMWidget
 
 __all__ = ["FigureSizer", "figure_sizer", "register_figure", "DEBOUNCE_SECONDS", "SIZER_ESM", "SIZER_CSS"]
 
@@ -104,7 +111,7 @@ SIZER_CSS = """
 """
 
 
-class FigureSizer(KernelOwnedState, anywidget.AnyWidget):
+class FigureSizer(KernelOwnedState, _WidgetBase):
     """The hidden widget that reports the width of every figure's box to the kernel.
 
     One per kernel (:func:`figure_sizer`); shown once by the app and by each
@@ -141,6 +148,9 @@ class FigureSizer(KernelOwnedState, anywidget.AnyWidget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if anywidget is None:
+            log.warning("figure sizer: anywidget is not installed (pip install anywidget): figures do not "
+                        "follow the width of their container")
         self.layout.display = "none"
         self._canvases: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
         self._pending: dict[str, Any] = {}

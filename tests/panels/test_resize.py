@@ -170,6 +170,8 @@ def test_the_sizer_is_shown_by_the_app_and_the_lessons():
     assert figure_sizer() in app.widget.children
     assert figure_sizer() in lesson_widget("deniability").children
     assert "ResizeObserver" in _resize.SIZER_ESM and "http" not in _resize.SIZER_ESM   # no CDN
+    assert _resize.anywidget is not None, "anywidget (a dependency in pyproject.toml) is not installed"
+    assert isinstance(figure_sizer(), _resize.anywidget.AnyWidget)
 
 
 def test_a_layout_a_panel_switched_off_is_run_again_for_the_new_width_then_left_off():
