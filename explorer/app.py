@@ -28,6 +28,7 @@ from explorer.errors import ConfigurationError, ExplorerError
 from explorer.panels._base import StatusLine, download_link, escape, guard_widgets, guarded
 from explorer.panels.data import DataPanel
 from explorer.panels.landing import LandingPanel
+from explorer.panels._resize import figure_sizer
 from explorer.references import papers_html
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
@@ -120,7 +121,7 @@ class ExplorerApp:
                              "max-width:none !important}</style>"
                              "<h2 style='margin:4px 0'>Privacy explorer</h2>"
                              "<div style='color:#555'>deniability and permutation, live</div>")
-        self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box])
+        self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box, figure_sizer()])
         self.widget.add_class("explorer-app")
         guard_widgets(config_box, self.status)
 

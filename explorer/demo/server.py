@@ -46,11 +46,12 @@ __all__ = ["DemoVoila", "CappedVoilaHandler", "CONTENT_SECURITY_POLICY", "DEMO_F
 #: loads its bundles from the server and runs inline bootstrap scripts; widget views set
 #: inline styles; Voilà's "lab" template takes the Font Awesome icons (buttons, ipympl's
 #: toolbar) from jsDelivr; ipympl draws PNG frames from ``blob:``/``data:`` URLs; downloads
-#: are ``data:`` links.  Websockets and the shutdown beacon go to the same origin.
+#: are ``data:`` links; the figure sizer (anywidget) imports its module, sent by the kernel,
+#: from a ``blob:`` URL.  Websockets and the shutdown beacon go to the same origin.
 FONT_CDN = "https://cdn.jsdelivr.net"
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
-    "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+    "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
     f"style-src 'self' 'unsafe-inline' {FONT_CDN}",
     "img-src 'self' data: blob:",
     f"font-src 'self' data: {FONT_CDN}",

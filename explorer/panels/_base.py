@@ -39,12 +39,16 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
     are freed with it (200 unclosed pyplot figures cost +558 MB).  The canvas is an
     :class:`~explorer.panels._canvas.ExplorerCanvas`: the fast PNG path on the
     matplotlib and ipympl versions it was checked against (ipympl's own path
-    elsewhere), and a fixed size that a client message cannot change (see
+    elsewhere), and a size that a client's resize message cannot change.  Its width
+    follows its container's (:mod:`explorer.panels._resize`): the browser scales it
+    down to a narrower column at once, and the kernel re-renders it at that width,
+    between ``canvas.min_fit_width`` and the design width ``width`` (see
     ``docs/canvas.md``).  Blitting uses matplotlib's API on the figure's canvas.
     """
     from ipympl.backend_nbagg import FigureManager
 
     from explorer.panels._canvas import ExplorerCanvas
+    from explorer.panels._resize import register_figure
 
     figure = Figure(figsize=(width, height), layout="constrained")
     canvas = ExplorerCanvas(figure)
@@ -54,6 +58,7 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
     canvas.toolbar_visible = toolbar
     canvas.resizable = False
     canvas.capture_scroll = False
+    register_figure(canvas)          # follows the width of its container (explorer/panels/_resize.py)
     return figure, canvas
 
 

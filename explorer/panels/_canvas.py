@@ -59,6 +59,12 @@ is clamped to :data:`DEVICE_PIXEL_RATIO_RANGE`; the frame never exceeds
 exception leaves the handler (it is logged kernel-side: ipywidgets would send
 its traceback to the client).
 
+**Following the container's width.**  :meth:`ExplorerCanvas.fit_width` re-renders
+the figure at a width the kernel was told (by :mod:`explorer.panels._resize`),
+clamped between :attr:`ExplorerCanvas.min_fit_width` and the design width and
+widened until its text stays inside; ``resizable`` and the bounds above are
+untouched.
+
 See ``docs/canvas.md`` ("How figures reach the browser fast, and the limits on
 what a client may ask").
 """
@@ -69,15 +75,18 @@ import json
 import logging
 import math
 import struct
+import warnings
 import zlib
 from base64 import b64encode
 from typing import Any
 
 import numpy as np
 from ipympl.backend_nbagg import Canvas
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 
 __all__ = [
     "ExplorerCanvas",
+    "KernelOwnedState",
     "encode_png",
     "fast_path_supported",
     "MATPLOTLIB_GATE",
@@ -86,6 +95,10 @@ __all__ = [
     "MIN_CSS_PIXELS",
     "DEVICE_PIXEL_RATIO_RANGE",
     "MAX_FRAME_PIXELS",
+    "MIN_FIT_PIXELS",
+    "MIN_FIT_SHARE",
+    "FIT_TRIES",
+    "FIT_TOLERANCE",
 ]
 
 log = logging.getLogger("explorer.panels.canvas")
@@ -101,6 +114,14 @@ MIN_CSS_PIXELS, MAX_CSS_PIXELS = 50, 3000
 DEVICE_PIXEL_RATIO_RANGE = (0.5, 3.0)
 #: No frame larger than this many physical pixels (16 MB of RGBA per frame buffer).
 MAX_FRAME_PIXELS = 4_000_000
+#: A figure that follows its container's width (``fit_width``) is never narrower than this many CSS
+#: pixels, nor than this share of its design width: below, the browser scales it down instead.
+MIN_FIT_PIXELS, MIN_FIT_SHARE = 320, 0.5
+#: Draws ``fit_width`` tries before it settles on the design width.
+FIT_TRIES = 6
+#: ``fit_width`` accepts a width at which the figure reaches at most this many CSS pixels further past its
+#: edges than at its design width (the end of a tick label).
+FIT_TOLERANCE = 4
 
 # --------------------------------------------------------------------------- the gate
 
@@ -202,7 +223,34 @@ def _clamp(value: float, low: float, high: float) -> float:
     return min(max(value, low), high)
 
 
-class ExplorerCanvas(Canvas):
+class KernelOwnedState:
+    """A widget mixin: a client's state update never changes the traits in ``KERNEL_OWNED`` and never raises.
+
+    A value a trait refuses is logged kernel-side, not sent back as a traceback.
+    ``n_refused`` counts the updates dropped or failed.
+    """
+
+    #: Traits the kernel decides; a client's update of them is dropped.
+    KERNEL_OWNED: frozenset[str] = frozenset()
+    #: How the log names the widget.
+    LOG_NAME = "widget"
+    n_refused = 0
+
+    def set_state(self, sync_data):
+        """Apply a client's state update, except for the traits the kernel owns; never raises."""
+        try:
+            dropped = self.KERNEL_OWNED.intersection(sync_data)
+            if dropped:
+                self.n_refused += 1
+                log.warning("%s: client update of %s ignored", self.LOG_NAME, sorted(dropped))
+                sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
+            super().set_state(sync_data)
+        except Exception:
+            self.n_refused += 1
+            log.exception("%s: a client state update failed and was ignored", self.LOG_NAME)
+
+
+class ExplorerCanvas(KernelOwnedState, Canvas):
     """ipympl's canvas with the fast PNG path (within the version gate) and bounded client messages.
 
     Parameters
@@ -230,6 +278,7 @@ class ExplorerCanvas(Canvas):
     #: Traits the kernel decides; a client's update of them is dropped (ipympl's front end sets
     #: ``resizable`` itself, and a forged update could otherwise lift the resize refusal).
     KERNEL_OWNED = frozenset({"resizable"})
+    LOG_NAME = "canvas"
 
     def __init__(self, figure, *args, fast_path: bool | None = None, **kwargs):
         super().__init__(figure, *args, **kwargs)
@@ -244,6 +293,101 @@ class ExplorerCanvas(Canvas):
                         matplotlib.__version__, ipympl.__version__, _gate_text(MATPLOTLIB_GATE),
                         _gate_text(IPYMPL_GATE))
         self.n_refused = 0          # client messages ignored or clamped (for tests and logs)
+        # The size the figure was designed at: the most a container's width may ask for (fit_width).
+        self.design_size: tuple[int, int] = self.get_width_height(physical=False)
+        self._design_inches = tuple(float(v) for v in figure.get_size_inches())
+        design_width = self.design_size[0]
+        self.min_fit_width = min(design_width, max(MIN_FIT_PIXELS, round(MIN_FIT_SHARE * design_width)))
+        self.fit_id = ""            # set by explorer.panels._resize.register_figure
+        self._fit_request: int | None = None
+        self._design_overflow: float | None = None
+        self._overflow_last = 0.0
+        self._measured_width: int | None = None     # the width of the last layout fit_width measured
+
+    # ------------------------------------------------------------------ following the container's width
+    def fit_width(self, width: Any) -> bool:
+        """Re-render the figure as close to ``width`` CSS pixels wide as its text allows.
+
+        ``width`` is clamped to [``min_fit_width``, design width].  If at that width
+        some text or artist would stick out of the figure's left or right edge
+        further than it does at the design width (by more than
+        :data:`FIT_TOLERANCE`), the figure is widened by twice what sticks out and
+        laid out again, then the gap between the widest width that cut text and the
+        narrowest that did not is halved (:data:`FIT_TRIES` layouts in all).  So the
+        figure gets the narrowest *legible* width found at or above the one asked
+        for (at worst its design width); the browser scales it down the rest of the
+        way.  The height and the fonts stay as designed (text keeps its size in
+        points).  A constrained layout a panel switched off after a draw is run
+        again for the new width, then left off.  Kernel-side only: ``resizable`` and
+        the bounds on client resize messages are untouched.
+
+        Returns False when the width was refused (not a finite number) or clamped
+        to the range, True otherwise.
+        """
+        number = _finite_number(width)
+        if number is None:
+            log.warning("canvas: container width %r ignored", width)
+            return False
+        design_width = self.design_size[0]
+        target = int(round(_clamp(number, self.min_fit_width, design_width)))
+        if target == self._fit_request:                 # the same container width again: already fitted
+            return target == number
+        self._fit_request = target
+        # A panel may have switched its constrained layout off after a draw (the axes stay where it put
+        # them: later draws are cheaper).  A new width needs the layout again: on for the fit, then as it was.
+        previous = self.figure.get_layout_engine()
+        relayout = not isinstance(previous, ConstrainedLayoutEngine)
+        try:
+            if self._design_overflow is None:
+                self._set_css_width(design_width)
+                self._design_overflow = self._overflow()
+            failing, fitting = None, design_width          # widths known to cut text / to keep it inside
+            for attempt in range(FIT_TRIES):
+                if target >= fitting or (failing is not None and fitting - failing <= 8):
+                    break
+                self._set_css_width(target)
+                if self._overflow() - self._design_overflow <= FIT_TOLERANCE:
+                    fitting = target
+                    if failing is None:                     # the width asked for keeps the text inside
+                        break
+                    target = int(math.ceil((failing + fitting) / 2))
+                    continue
+                excess = self._overflow_last - self._design_overflow
+                failing = target
+                # Widen by twice what sticks out first (the layout gives only part of a new width to the text
+                # that sticks out), else halve the gap.
+                grown = target + 2 * excess + 8
+                if attempt >= FIT_TRIES // 2 or grown >= fitting:
+                    grown = (failing + fitting) / 2
+                target = int(math.ceil(grown))
+            self._set_css_width(fitting)
+            if relayout and self._measured_width != fitting:
+                self._overflow()                          # the axes placed for the final width
+        finally:
+            if self.figure.get_layout_engine() is not previous:
+                self.figure.set_layout_engine(previous)
+        self._png_is_old = True                           # the next frame is a full one at the new size
+        self.draw_idle()
+        return int(round(_clamp(number, self.min_fit_width, design_width))) == number
+
+    def _set_css_width(self, width: int) -> None:
+        inches_w, inches_h = self._design_inches
+        self.figure.set_size_inches(inches_w * width / self.design_size[0], inches_h, forward=True)
+
+    def _overflow(self) -> float:
+        """How far (CSS pixels) the drawn figure reaches past its left and right edges."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        if not isinstance(self.figure.get_layout_engine(), ConstrainedLayoutEngine):
+            self.figure.set_layout_engine("constrained")   # a panel's draw handler may have switched it off
+        with warnings.catch_warnings():                    # too narrow for the layout: measured as overflow
+            warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+            self.figure.draw_without_rendering()           # a first layout: the ticks follow the new size
+            FigureCanvasAgg.draw(self)                     # a draw that sends nothing to the browser
+        box = self.figure.get_tightbbox(self.get_renderer())
+        inches = max(0.0, -box.x0) + max(0.0, box.x1 - self.figure.get_figwidth())
+        self._overflow_last = inches * self.figure.dpi / self.device_pixel_ratio
+        self._measured_width = self.get_width_height(physical=False)[0]
+        return self._overflow_last
 
     # ------------------------------------------------------------------ the fast path
     def get_diff_image(self):
@@ -280,20 +424,6 @@ class ExplorerCanvas(Canvas):
         self.send({"data": json.dumps({"type": "binary"})}, buffers=[data])
 
     # ------------------------------------------------------------------ client messages
-    def set_state(self, sync_data):
-        """Apply a client's state update, except for the traits the kernel owns; never raises
-        (a value a trait refuses is logged kernel-side, not sent back as a traceback)."""
-        try:
-            dropped = self.KERNEL_OWNED.intersection(sync_data)
-            if dropped:
-                self.n_refused += 1
-                log.warning("canvas: client update of %s ignored", sorted(dropped))
-                sync_data = {key: value for key, value in sync_data.items() if key not in dropped}
-            super().set_state(sync_data)
-        except Exception:
-            self.n_refused += 1
-            log.exception("canvas: a client state update failed and was ignored")
-
     def _handle_message(self, object, content, buffers):
         """Every message the browser sends the canvas: checked and bounded, then ipympl's handling.
 

@@ -16,6 +16,7 @@ import ipywidgets as widgets
 
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
 from explorer.panels._base import AppState, StatusLine
+from explorer.panels._resize import figure_sizer
 from explorer.references import cite
 
 __all__ = ["PANELS", "build_preset_panel", "CheckQuestion", "LessonPanel", "LessonsPage", "lesson_widget",
@@ -170,7 +171,9 @@ def _close_tree(widget: widgets.Widget) -> None:
 
 def lesson_widget(key: str, *, heading: bool = True) -> widgets.Widget:
     """The widget of lesson ``key`` (a notebook's one call; ``heading=False`` when the notebook has the title)."""
-    return LessonPanel(key, heading=heading).widget
+    widget = LessonPanel(key, heading=heading).widget
+    widget.children = (*widget.children, figure_sizer())   # its figures follow the width of their container
+    return widget
 
 
 def _answers_html(items) -> str:
@@ -249,4 +252,6 @@ class LessonsPage:
 
 def lessons_widget() -> widgets.Widget:
     """The lessons page (for the app's Lessons tab)."""
-    return LessonsPage().widget
+    widget = LessonsPage().widget
+    widget.children = (*widget.children, figure_sizer())   # its figures follow the width of their container
+    return widget

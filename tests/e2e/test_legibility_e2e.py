@@ -1,8 +1,10 @@
 """The app at 1366x768 in headless Chromium: no text cut, no paper file codes, the landing view first.
 
-Screenshots of every tab are written to the folder ``EXPLORER_SCREENSHOTS`` names (the documentation's are
-made with ``EXPLORER_SCREENSHOTS=docs/_static/screenshots pytest tests/e2e/test_legibility_e2e.py``, so they
-show the app as it is).
+A screenshot of every tab but About (``tests/e2e/figures.py``: ``SCREENSHOT_NAMES``, optimized PNGs under
+250 kB) is written to the folder ``EXPLORER_SCREENSHOTS`` names, once the tab is built and its figures have
+their final size.  The documentation's are made with
+``EXPLORER_SCREENSHOTS=docs/_static/screenshots pytest tests/e2e/test_legibility_e2e.py``, so they show the
+app as it is; ``tests/test_docs_screenshots.py`` checks that each is referenced by the docs and exists.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import CHROMIUM_ARGS  # noqa: F401  (the browser fixture launches with them)
+from tests.e2e.figures import save_small_png, screenshot_name, settle
 from tests.e2e.helpers import open_tab
 
 #: Elements whose text is wider than their box and that do not scroll: text a user cannot read whole.
@@ -43,11 +46,15 @@ def _open_every_tab(page, titles, shots: Path | None):
     seen = {}
     for title in titles:
         open_tab(page, title)
-        page.wait_for_timeout(1500)
+        settle(page)                     # the tab is built and its figures have their final size
         seen[title] = page.evaluate(CUT_TEXT_JS)
-        if shots is not None:
-            slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "tab"
-            page.screenshot(path=str(shots / f"{slug}.png"), full_page=False)
+        name = screenshot_name(title)
+        if shots is not None and name:
+            # The tab bar at the top of the window: the screenshot shows the tab, not the page's title.
+            page.evaluate("() => document.querySelector('.explorer-app .lm-TabBar').scrollIntoView({block: 'start'})")
+            page.wait_for_timeout(300)
+            save_small_png(page, shots / f"{name}.png")
+            page.evaluate("() => document.querySelector('.explorer-app').scrollIntoView({block: 'start'})")
     return seen
 
 

@@ -1,0 +1,107 @@
+"""Browser-side helpers for figures: where each visible figure's canvas lands, waiting for a tab to settle,
+and the documentation's screenshots (one per tab, small PNGs)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+#: Every visible figure: its box (the ``explorer-fit`` element), its canvas as drawn, the canvas's own
+#: size (the width the kernel rendered), its design width, and the visible area of its tab.
+FIGURES_JS = r"""
+() => [...document.querySelectorAll('.explorer-app .jupyter-matplotlib, .explorer-lesson .jupyter-matplotlib')]
+  .filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0)
+  .map(e => {
+    const canvas = e.querySelector('canvas');
+    const c = canvas.getBoundingClientRect(), b = e.getBoundingClientRect();
+    const area = (e.closest('.widget-tab-contents, .lm-TabPanel-stackedpanel, .jp-Notebook') || document.documentElement)
+      .getBoundingClientRect();
+    const id = [...e.classList].find(k => /^explorer-fit-[0-9a-f]+$/.test(k)) || '';
+    return {id, design: parseFloat(e.style.width) || 0, rendered: canvas.width / window.devicePixelRatio,
+            box: [b.left, b.right, b.top, b.bottom], canvas: [c.left, c.right, c.width, c.top, c.bottom],
+            area: [area.left, Math.min(area.right, document.documentElement.clientWidth)]};
+  })
+"""
+
+#: Text of the shown tab (to know that a lazily built tab has finished loading).
+TAB_TEXT_JS = r"""
+() => { const t = [...document.querySelectorAll('.explorer-app .widget-tab-contents > .lm-Widget, .explorer-app .lm-TabPanel-stackedpanel > .lm-Widget')]
+          .filter(e => !e.classList.contains('lm-mod-hidden') && e.offsetParent !== null);
+        return t.map(e => e.innerText.length).join(',') + '|' + (t.some(e => e.innerText.includes('Loading...')) ? 'loading' : ''); }
+"""
+
+
+def settle(page, timeout_s: float = 90.0, quiet_polls: int = 4, poll_ms: int = 750) -> list[dict]:
+    """Wait until the shown tab has loaded and its figures stop changing size; return the figures."""
+    deadline = time.monotonic() + timeout_s
+    last, same = None, 0
+    figures: list[dict] = []
+    while time.monotonic() < deadline:
+        figures = page.evaluate(FIGURES_JS)
+        text = page.evaluate(TAB_TEXT_JS)
+        signature = (text, tuple((round(f["rendered"]), round(f["box"][1] - f["box"][0])) for f in figures))
+        # A figure the browser scales down may still be waiting for the kernel's re-render: wait longer.
+        scaled = any(f["canvas"][2] < f["rendered"] - 1 for f in figures)
+        if signature == last and not text.endswith("loading"):
+            same += 1
+            if same >= (3 * quiet_polls if scaled else quiet_polls):
+                return figures
+        else:
+            last, same = signature, 0
+        page.wait_for_timeout(poll_ms)
+    return figures
+
+
+def clipped(figures: list[dict], slack: float = 1.0) -> list[str]:
+    """The figures whose canvas is not shown whole in its box, or whose box goes past the tab's visible area."""
+    bad = []
+    for f in figures:
+        box_left, box_right, box_top, box_bottom = f["box"]
+        canvas_left, canvas_right, _, canvas_top, canvas_bottom = f["canvas"]
+        area_left, area_right = f["area"]
+        if canvas_right > box_right + slack or canvas_left < box_left - slack:
+            bad.append(f"{f['id']}: canvas {canvas_left:.0f}-{canvas_right:.0f} outside its box {box_left:.0f}-{box_right:.0f}")
+        if canvas_bottom > box_bottom + slack or canvas_top < box_top - slack or canvas_bottom - canvas_top < 50:
+            bad.append(f"{f['id']}: canvas {canvas_top:.0f}-{canvas_bottom:.0f} (vertically) not shown whole in its "
+                       f"box {box_top:.0f}-{box_bottom:.0f}")
+        if box_right > area_right + slack:
+            bad.append(f"{f['id']}: right edge {box_right:.0f} past the tab's visible area {area_right:.0f}")
+    return bad
+
+
+#: The documentation's screenshot of each tab (docs/_static/screenshots/<name>.png); About has none.
+SCREENSHOT_NAMES = {
+    "Start here": "start-here",
+    "Data": "data",
+    "What does ε mean?": "what-does-epsilon-mean",
+    "Randomized response": "randomized-response",
+    "t-closeness": "t-closeness",
+    "Permutation": "permutation",
+    "Dominance": "dominance",
+    "Multi-attribute RR": "multi-attribute-rr",
+    "Lessons": "lessons",
+}
+
+#: A committed screenshot stays under this size.
+MAX_SCREENSHOT_BYTES = 250_000
+
+
+def screenshot_name(title: str) -> str | None:
+    """The file name (without .png) of a tab's screenshot, None for a tab without one."""
+    if title in SCREENSHOT_NAMES:
+        return SCREENSHOT_NAMES[title]
+    return None if title == "About" else re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or None
+
+
+def save_small_png(page, path: Path) -> Path:
+    """A viewport screenshot, optimized (and reduced to a 256-colour palette when still too large)."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(page.screenshot(full_page=False))).convert("RGB")
+    image.save(path, optimize=True)
+    if path.stat().st_size > MAX_SCREENSHOT_BYTES:
+        image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+    return path

@@ -1,0 +1,96 @@
+"""Figures follow the width of their container in JupyterLab, beside the open file browser.
+
+A lesson (its live panel has the 1000 px Randomized response figure) runs in a notebook in JupyterLab at
+1366x768 with the left sidebar open: no figure reaches past the notebook's visible area, and the wide
+figure is re-rendered narrower by the kernel.  Skipped when JupyterLab is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.e2e.conftest import free_port, require_chromium, wait_for_http
+from tests.e2e.figures import FIGURES_JS, clipped, settle
+
+NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "lesson", "metadata": {}, "outputs": [],
+               "source": ["from explorer.lessons import lesson_widget\n", "lesson_widget('deniability')"]}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(tmp_path_factory):
+    """Base URL of a JupyterLab server (no token, fresh settings) whose root holds ``lesson.ipynb``."""
+    require_chromium()
+    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed")
+    root = tmp_path_factory.mktemp("lab")
+    (root / "lesson.ipynb").write_text(json.dumps(NOTEBOOK))
+    settings = tmp_path_factory.mktemp("lab-settings")
+    port = free_port()
+    log = open(root / "server.log", "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+         "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True", "--allow-root",
+         f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={settings}",
+         f"--LabApp.workspaces_dir={settings}"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=root)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for_http(url + "api", process, timeout=120)
+    except RuntimeError:
+        process.terminate()
+        log.close()
+        raise RuntimeError(f"JupyterLab did not start; log:\n{(root / 'server.log').read_text()[-3000:]}") from None
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(browser, jupyterlab, tmp_path):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(jupyterlab + "lab/tree/lesson.ipynb", timeout=120_000)
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+        page.wait_for_selector(".jp-DirListing", timeout=60_000)        # the file browser is open beside it
+        sidebar = page.locator("#jp-left-stack").bounding_box()
+        assert sidebar and sidebar["width"] > 150, sidebar
+        # Run the cell once the kernel is idle.
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
+        page.locator(".jp-Notebook .jp-Cell").first.click()
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_selector(".explorer-lesson .jupyter-matplotlib", timeout=180_000)
+        started = time.monotonic()
+        figures = settle(page, timeout_s=120)
+        page.screenshot(path=str(tmp_path / "jupyterlab.png"))
+        print(f"settled after {time.monotonic() - started:.1f} s; screenshot {tmp_path / 'jupyterlab.png'}")
+        for f in figures:
+            print(f"design {f['design']:.0f}, rendered {f['rendered']:.0f}, shown {f['canvas'][2]:.0f}, "
+                  f"area {f['area'][0]:.0f}-{f['area'][1]:.0f}")
+        assert figures
+        assert not clipped(figures), clipped(figures)
+        # The output area beside the file browser is narrower than the 1000 px figure: drawn narrower, 1:1.
+        wide = [f for f in figures if f["box"][1] - f["box"][0] < f["design"] - 1]
+        assert wide, "the test needs a figure wider than the notebook's output area beside the file browser"
+        for f in wide:
+            assert f["rendered"] < f["design"] - 1, f
+            assert f["canvas"][2] / f["rendered"] > 0.95, f       # not merely scaled down by the browser
+        assert page.evaluate(FIGURES_JS)        # still shown
+    except Exception:
+        page.screenshot(path=str(tmp_path / "failure.png"))
+        print(f"failure screenshot: {tmp_path / 'failure.png'}")
+        raise
+    finally:
+        context.close()
