@@ -32,7 +32,7 @@ from explorer.panels._resize import figure_sizer
 from explorer.references import papers_html
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
-__all__ = ["build_app", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML"]
+__all__ = ["build_app", "show", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML"]
 
 #: The landing view's title: the app's first tab.
 LANDING = "Start here"
@@ -273,6 +273,25 @@ class ExplorerApp:
         problems = [title for title, panel in self.panels.items() if title != "Data" and panel.status.is_error]
         self.status.info(f"Configuration loaded: {self.state.dataset_name}, ε = {self.state.epsilon:g}."
                          + (f" See the status line of: {', '.join(problems)}." if problems else ""))
+
+
+def show(panel: Any) -> widgets.VBox:
+    """One panel (or any widget) to display in a notebook, its figures following the width of their column.
+
+    ``panel.widget`` alone shows the panel with figures of their design width (a narrower column
+    scrolls them); ``show(panel)`` adds the kernel's figure sizer, as the app and the lessons do.
+
+    Examples
+    --------
+    >>> from explorer.panels.data import DataPanel
+    >>> box = show(DataPanel())
+    >>> type(box).__name__, len(box.children)
+    ('VBox', 2)
+    """
+    widget = getattr(panel, "widget", panel)
+    if not isinstance(widget, widgets.Widget):
+        raise TypeError(f"show() takes a panel or a widget, got {type(panel).__name__}")
+    return widgets.VBox([widget, figure_sizer()])
 
 
 def build_app(state: AppState | None = None, *, query_string: str | None = None, **kwargs: Any) -> ExplorerApp:

@@ -137,7 +137,7 @@ class LessonPanel:
             (title if heading else "") +
             f"<div class='explorer-lesson-box'><b>Learning goal.</b> {e(item.goal)}<br>"
             f"<b>Think first.</b> {e(item.question)}</div>"
-            f"<p style='margin:4px 0'><b>In the panel below</b> (live: change anything). {e(item.preset.shows)}</p>")
+            f"<p style='margin:4px 0'><b>In the panel below</b> (in the app and in JupyterLab every control works). {e(item.preset.shows)}</p>")
         self.reset_button = widgets.Button(description="Back to the lesson's setting", icon="undo",
                                            layout=widgets.Layout(width="250px"))
         self.reset_button.add_class("explorer-lesson-reset")
