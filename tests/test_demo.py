@@ -253,6 +253,46 @@ def test_kernels_whose_page_left_are_culled_busy_or_idle_but_not_while_a_page_lo
     assert shut == ["left-busy"]  # "loading": its page never connected yet; "connected-busy": a visitor is there
 
 
+class _Stream:
+    """Stands in for a ZMQStream of a buffered channel."""
+
+    def __init__(self):
+        self.is_closed = False
+        self.callback = "set"
+
+    def closed(self):
+        return self.is_closed
+
+    def close(self):
+        self.is_closed = True
+
+    def on_recv(self, callback):
+        self.callback = callback
+
+
+def test_a_websocket_closing_while_its_kernel_shuts_down_leaves_no_buffer():
+    """The page's shutdown request, then its websocket closing while the kernel is still stopping:
+    the buffer jupyter_server would start then was never cleared (ZMQ streams kept per visitor)."""
+    from types import SimpleNamespace
+
+    from explorer.demo.kernels import DemoKernelManager
+
+    manager = DemoKernelManager()
+    manager._kernels["k"] = SimpleNamespace(kernel_name="python3")
+    manager._kernel_connections["k"] = 0
+    manager._shutting_down.add("k")              # as shutdown_kernel marks it while it awaits the process
+    channels = {"shell": _Stream(), "iopub": _Stream()}
+    manager.start_buffering("k", "session", channels)
+    assert "k" not in manager._kernel_buffers
+    assert all(stream.closed() for stream in channels.values())
+    manager._shutting_down.discard("k")
+    live = {"shell": _Stream()}
+    manager.start_buffering("k", "session", live)        # a page that only lost its connection: buffered
+    assert "k" in manager._kernel_buffers and not live["shell"].closed()
+    manager.remove_kernel("k")                           # the kernel ended without the buffer being cleared
+    assert "k" not in manager._kernel_buffers and live["shell"].closed() and live["shell"].callback is None
+
+
 def test_a_new_visitor_is_refused_at_the_cap_or_when_the_expected_wait_is_long(monkeypatch):
     from types import SimpleNamespace
 

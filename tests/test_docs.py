@@ -98,7 +98,7 @@ def test_the_executed_copy_gets_one_hidden_cell_and_keeps_the_notebook():
 
 def test_a_lesson_snapshot_shows_its_text_controls_figures_and_check_question():
     import ipywidgets as widgets
-    from ipywidgets.embed import embed_data
+    from ipywidgets.embed import dependency_state, embed_data
     from ipympl.backend_nbagg import Canvas
 
     from explorer.lessons import lesson_widget
@@ -107,7 +107,8 @@ def test_a_lesson_snapshot_shows_its_text_controls_figures_and_check_question():
     hidden = widgets.HTML("not shown", layout=widgets.Layout(display="none"))
     page = widgets.VBox([lesson, hidden])
     exec(snapshots.SNAPSHOT_CELL, {})                                 # what the hidden cell does in the kernel
-    state = embed_data(views=[page])["manager_state"]["state"]
+    # only the page's widgets (earlier tests leave other widgets alive in this process)
+    state = embed_data(views=[page], state=dependency_state([page]))["manager_state"]["state"]
     html = snapshots.Snapshot(state).render(page.model_id)
     text = re.sub(r"<[^>]+>", " ", html)
     canvases = [m for m in state.values() if m["model_name"] == "MPLCanvasModel"]

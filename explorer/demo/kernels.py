@@ -88,6 +88,30 @@ class DemoKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._connected_once: set[str] = set()
+        self._shutting_down: set[str] = set()
+
+    async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
+        self._shutting_down.add(kernel_id)
+        try:
+            await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+        finally:
+            self._shutting_down.discard(kernel_id)
+
+    def start_buffering(self, kernel_id: str, session_key: str, channels: dict) -> None:
+        """Buffer a kernel's messages while its page is away, unless the kernel is being shut down.
+
+        A page that closes sends its shutdown request and then drops its websocket; jupyter_server
+        clears a kernel's buffer when the shutdown starts, so a websocket that closes while the
+        kernel process is still stopping started a new buffer that nothing ever cleared: the
+        buffer's ZMQ streams (and every message they received) stayed in the server, about one
+        set per visitor.  Here the streams are closed at once instead.
+        """
+        if kernel_id in self._shutting_down or kernel_id not in self:
+            for stream in channels.values():
+                if not stream.closed():
+                    stream.close()
+            return
+        super().start_buffering(kernel_id, session_key, channels)
 
     def notify_connect(self, kernel_id: str) -> None:
         super().notify_connect(kernel_id)
@@ -95,6 +119,11 @@ class DemoKernelManager(AsyncMappingKernelManager):
 
     def remove_kernel(self, kernel_id: str) -> object:
         self._connected_once.discard(kernel_id)
+        buffered = self._kernel_buffers.pop(kernel_id, None)     # a buffer the shutdown missed
+        for stream in (buffered or {}).get("channels", {}).values():
+            if not stream.closed():
+                stream.on_recv(None)
+                stream.close()
         return super().remove_kernel(kernel_id)
 
     def notify_page_left(self, kernel_id: str) -> None:

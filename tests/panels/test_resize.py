@@ -20,6 +20,20 @@ from tests.plotting import test_legibility
 from tests.plotting.test_legibility import MIN_POINTS
 
 
+@pytest.fixture(autouse=True)
+def no_running_loop(request, monkeypatch):
+    """Reports apply at once, as in a script: a browser test run earlier in the session (Playwright's
+    sync API) may leave an event loop in this thread that never runs the debounce timer.  The
+    debounce test runs its own loop in a thread of its own."""
+    if request.node.name.startswith("test_reports_are_debounced"):
+        return
+
+    def no_loop():
+        raise RuntimeError("no running event loop")
+
+    monkeypatch.setattr(_resize.asyncio, "get_running_loop", no_loop)
+
+
 def _width(canvas) -> int:
     return canvas.get_width_height(physical=False)[0]
 
@@ -92,7 +106,10 @@ def test_reports_are_debounced_in_the_kernel(monkeypatch):
         assert resizes == []                         # nothing yet: still moving
         await asyncio.sleep(DEBOUNCE_SECONDS * 3)
 
-    asyncio.run(burst())
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:   # a thread with no loop of its own yet
+        pool.submit(asyncio.run, burst()).result()
     assert resizes == [650] and _width(canvas) == 650
     sizer.close()
 
