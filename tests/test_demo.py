@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -402,8 +403,25 @@ def test_release_memory_hands_freed_heap_pages_back_to_the_system():
     assert server._rss() < held - 20 * 2**20
 
 
-def test_the_demo_server_releases_memory_periodically_unless_told_not_to():
+def test_the_demo_server_releases_memory_periodically_unless_told_not_to(monkeypatch):
+    from explorer.demo import server
     from explorer.demo.server import DemoVoila
 
     assert DemoVoila.release_memory_interval.default_value == 60.0
     assert DemoVoila.class_traits()["release_memory_interval"].metadata.get("config") is True
+    calls = []
+    monkeypatch.setattr(server, "release_memory", lambda: calls.append(1) or 0)
+
+    async def run(interval):
+        app = DemoVoila(release_memory_interval=interval)
+        callback = app.start_memory_release()
+        await asyncio.sleep(0.35)
+        if callback is not None:
+            callback.stop()
+        return callback
+
+    assert _run_in_own_loop(run(0.05)) is not None
+    assert len(calls) >= 3, calls                   # every 50 ms for 350 ms
+    calls.clear()
+    assert _run_in_own_loop(run(0)) is None
+    assert calls == []

@@ -286,10 +286,7 @@ class DemoVoila(Voila):
                                     help="Seconds between returns of freed memory to the system (0: never).")
 
     def init_handlers(self) -> list:
-        if self.release_memory_interval > 0:
-            self._memory_release = tornado.ioloop.PeriodicCallback(
-                self._release_memory, self.release_memory_interval * 1000)
-            self._memory_release.start()
+        self._memory_release = self.start_memory_release()
         replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
                     VoilaShutdownKernelHandler: KnownKernelShutdownHandler}
         handlers = []
@@ -302,6 +299,14 @@ class DemoVoila(Voila):
             else:
                 handlers.append((pattern, replaced.get(handler, handler), *rest))
         return handlers
+
+    def start_memory_release(self) -> tornado.ioloop.PeriodicCallback | None:
+        """Start returning freed memory every ``release_memory_interval`` seconds (None when 0)."""
+        if self.release_memory_interval <= 0:
+            return None
+        callback = tornado.ioloop.PeriodicCallback(self._release_memory, self.release_memory_interval * 1000)
+        callback.start()
+        return callback
 
     def _release_memory(self) -> None:
         released = release_memory()
