@@ -1,6 +1,6 @@
 """The public demo under load: one visitor's time to the landing view, a burst of visitors, a soak.
 
-    python benchmarks/bench_demo_load.py [--burst 30] [--cap N] [--pool 2] [--soak VISITORS SECONDS]
+    python benchmarks/bench_demo_load.py [--burst 30] [--cap N] [--pool 2] [--soak VISITORS SECONDS [--rounds R]]
                                          [--skip-single] [--out benchmarks/results/demo_load.txt]
 
 Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Chromium
@@ -9,15 +9,18 @@ Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Ch
 * where a kernel's start-up goes: the kernel process up to ``kernel_info`` (interpreter,
   ipykernel, zmq), ``import explorer.app``, ``build_app()`` (the landing view), measured in a
   real kernel through jupyter_client;
-* one visitor's time from request to the landing view (the Data tab showing UCI Adult's record
-  count), without and with the preheated pool;
+* one visitor's time from request to the landing view (the "Start here" view with its "I am a
+  student" path), without and with the preheated pool;
+* CPU seconds per visitor, split between the server, the visitor's kernel and their browser, for a
+  visitor who only opens the landing view and one who also switches the data set, opens
+  Randomized response and moves ε;
 * a burst of ``--burst`` visitors opening the app at once: per-visitor time to a visible app
   (median / p95 / max), pages rendered, "demo is full" pages (503), blank or timed-out pages,
   memory per visitor at the landing view (kernel RSS and PSS), kernel CPU seconds per visitor,
   server + kernels memory at its peak and after everyone left, kernels left running;
-* with ``--soak V S``: V visitors arriving over S seconds, each staying 20-60 s and moving a
-  few controls, then closing the tab: outcomes, kernels left 60 s after the last one left,
-  server memory before / after.
+* with ``--soak V S [--rounds R]``: V visitors arriving over S seconds (R times on the same
+  server), each staying 20-60 s and moving a few controls, then closing the tab: outcomes,
+  kernels left 60 s after the last one left, server memory before / after each round.
 
 The load average is printed with the figures.  The burst is bounded: a visitor waits at most
 ``--visitor-timeout`` seconds (default 240) for a page.
@@ -397,7 +400,9 @@ async def cpu_budget(url: str, server: Server, repeat: int = 2) -> None:
               f"{60 * cores / (server_s + kernel_s + browser_s):.0f} when their browsers run on the same cores")
 
 
-async def soak(url: str, visitors: int, seconds: float, server: Server, pool: int) -> None:
+async def soak(url: str, visitors: int, seconds: float, server: Server, pool: int, rounds: int = 1) -> None:
+    """``visitors`` arriving over ``seconds``, ``rounds`` times on the same server (a new round starts
+    60 s after the last visitor of the one before left), with the server's RSS after each round."""
     from playwright.async_api import async_playwright
 
     rng = random.Random(12)
@@ -407,10 +412,44 @@ async def soak(url: str, visitors: int, seconds: float, server: Server, pool: in
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         await visit(browser, url, 120, interact=True)   # one visitor first: templates compiled, modules loaded
-        await asyncio.sleep(65)                         # and the server's periodic memory release has run
-        server_before = server.server_rss()
-        print(f"soak: {visitors} visitors arriving over {seconds:.0f} s, staying 20-60 s, moving controls; server "
-              f"RSS {server_cold / MB:.0f} MB started, {server_before / MB:.0f} MB after one visitor ({load()})")
+        await browser.close()
+    await asyncio.sleep(65)                             # and the server's periodic memory release has run
+    server_before = server.server_rss()
+    print(f"soak: {visitors} visitors arriving over {seconds:.0f} s, staying 20-60 s, moving controls"
+          + (f", {rounds} rounds on the same server" if rounds > 1 else "")
+          + f"; server RSS {server_cold / MB:.0f} MB started, {server_before / MB:.0f} MB after one visitor ({load()})")
+    previous = server_before
+    for round_number in range(1, rounds + 1):
+        if rounds > 1:
+            print(f" round {round_number} ({load()})")
+        results, peak_kernels = await _soak_round(url, arrivals, stays, server)
+        last_left = time.monotonic()
+        app = [r["seconds"] for r in results if r["outcome"] == "app"]
+        full = sum(r["outcome"] == "full" for r in results)
+        blank = [r for r in results if r["outcome"] not in ("app", "full")]
+        print(f"  pages: {len(app)} app, {full} 'demo is full', {len(blank)} blank or failed"
+              + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
+        moved = sum(bool(r.get("interacted")) for r in results)
+        print(f"  time to a visible app (s): {quantiles(app)}; at most {peak_kernels} kernels at once")
+        others = sorted({r.get("error") for r in results if r["outcome"] == "app" and not r.get("interacted")})
+        print(f"  visitors who switched the data set and moved ε in randomized response: {moved} of {len(app)}"
+              + (f" (the others: {others})" if moved < len(app) else ""))
+        await asyncio.sleep(max(0.0, 60 - (time.monotonic() - last_left)))
+        left = len(server.kernels())
+        after = server.server_rss()
+        print(f"  60 s after the last visitor left: {left} kernels (the pool is {pool}); server RSS "
+              f"{server_before / MB:.0f} MB before, {after / MB:.0f} MB after ({(after / server_before - 1) * 100:+.0f} %; "
+              f"{(after / server_cold - 1) * 100:+.0f} % against the server as started"
+              + (f"; {(after - previous) / MB:+.0f} MB in this round" if round_number > 1 else "")
+              + f") ({load()})")
+        previous = after
+
+
+async def _soak_round(url: str, arrivals: list[float], stays: list[float], server: Server) -> tuple[list[dict], int]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         started = time.monotonic()
         peak_kernels = 0
 
@@ -418,34 +457,13 @@ async def soak(url: str, visitors: int, seconds: float, server: Server, pool: in
             await asyncio.sleep(max(0.0, arrival - (time.monotonic() - started)))
             return await visit(browser, url, 240, stay=stay, interact=True)
 
-        async def watch(task):
-            nonlocal peak_kernels
-            while not task.done():
-                peak_kernels = max(peak_kernels, len(server.kernels()))
-                await asyncio.sleep(2)
-
         gathered = asyncio.ensure_future(asyncio.gather(*(one(a, s) for a, s in zip(arrivals, stays))))
-        await watch(gathered)
+        while not gathered.done():
+            peak_kernels = max(peak_kernels, len(server.kernels()))
+            await asyncio.sleep(2)
         results = gathered.result()
         await browser.close()
-    last_left = time.monotonic()
-    app = [r["seconds"] for r in results if r["outcome"] == "app"]
-    full = sum(r["outcome"] == "full" for r in results)
-    blank = [r for r in results if r["outcome"] not in ("app", "full")]
-    print(f"  pages: {len(app)} app, {full} 'demo is full', {len(blank)} blank or failed"
-          + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
-    moved = sum(bool(r.get("interacted")) for r in results)
-    print(f"  time to a visible app (s): {quantiles(app)}; at most {peak_kernels} kernels at once")
-    print(f"  visitors who switched the data set and moved ε in randomized response: {moved} of {len(app)}"
-          + (f" (the others: {sorted({r.get('error') for r in results if r['outcome'] == 'app' and not r.get('interacted')})})"
-             if moved < len(app) else ""))
-    time.sleep(max(0.0, 60 - (time.monotonic() - last_left)))
-    left = len(server.kernels())
-    after = server.server_rss()
-    print(f"  60 s after the last visitor left: {left} kernels (the pool is {pool}); server RSS "
-          f"{server_before / MB:.0f} MB before, {after / MB:.0f} MB after ({(after / server_before - 1) * 100:+.0f} %; "
-          f"{(after / server_cold - 1) * 100:+.0f} % against the server as started) "
-          f"({load()})")
+    return results, peak_kernels
 
 
 def main() -> None:
@@ -459,6 +477,7 @@ def main() -> None:
     parser.add_argument("--no-cpu-budget", dest="cpu_budget", action="store_false",
                         help="skip the CPU seconds per visitor (server, kernel, browser)")
     parser.add_argument("--soak", type=float, nargs=2, metavar=("VISITORS", "SECONDS"))
+    parser.add_argument("--rounds", type=int, default=1, help="soaks run one after the other on the same server")
     parser.add_argument("--visitor-timeout", type=float, default=240)
     parser.add_argument("--out", default=None, help="also write the figures to this file")
     args = parser.parse_args()
@@ -504,7 +523,7 @@ def main() -> None:
             try:
                 server.wait_for_kernels(args.pool, 60)
                 time.sleep(8)
-                asyncio.run(soak(server.url, int(args.soak[0]), args.soak[1], server, args.pool))
+                asyncio.run(soak(server.url, int(args.soak[0]), args.soak[1], server, args.pool, args.rounds))
             finally:
                 server.stop()
 
