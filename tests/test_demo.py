@@ -306,13 +306,13 @@ def test_a_new_visitor_is_refused_at_the_cap_or_when_the_expected_wait_is_long(m
 
     handler = Handler.__new__(Handler)
     handler.kernel_cap, handler.max_starting, handler.max_wait = 4, 2, 90.0
-    monkeypatch.setattr(CappedVoilaHandler, "admitting", 0)
+    monkeypatch.setattr(CappedVoilaHandler, "pages", {})
     monkeypatch.setattr(CappedVoilaHandler, "waiting", 0)
     monkeypatch.setattr(CappedVoilaHandler, "render_seconds", 10.0)
     assert handler._full() is None
-    CappedVoilaHandler.admitting = 1  # a page being rendered counts before its kernel is listed
+    CappedVoilaHandler.pages[1] = object()  # a page being rendered counts before its kernel is listed
     assert handler._full() == "4 of 4 kernels"
-    CappedVoilaHandler.admitting = 0
+    CappedVoilaHandler.pages.clear()
     handler.kernel_cap = 0
     CappedVoilaHandler.waiting = 17  # (17 + 1) / 2 slots x 10 s = 90 s: still served
     assert handler._full() is None
@@ -323,6 +323,77 @@ def test_a_new_visitor_is_refused_at_the_cap_or_when_the_expected_wait_is_long(m
     handler.max_starting = 0  # no line: always served
     CappedVoilaHandler.render_seconds = 100.0
     assert handler._full() is None
+
+
+def test_the_cap_counts_visitors_not_pool_refills_nor_pages_twice(monkeypatch):
+    """A burst of 30 on a cap of 30 is served: a pool refill that is starting is the pool's, and a
+    page whose kernel is listed counts once (before, both counted as visitors: 28 of 30 rendered)."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    from explorer.demo.kernels import DemoKernelManager
+    from explorer.demo.server import visitor_kernel_count
+
+    started = []
+
+    async def fake_start(self, *args, kernel_id=None, **kwargs):
+        started.append(kernel_id)
+        await asyncio.sleep(0)
+        return kernel_id
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", fake_start)
+
+    async def scenario():
+        manager = DemoKernelManager()
+        live = []
+        manager.list_kernel_ids = lambda: list(live)
+        gate = asyncio.Event()
+
+        async def page_with_own_kernel():          # a visitor not served from the pool
+            live.append(await manager.start_kernel(kernel_name="python3"))
+            await gate.wait()
+
+        async def refill():                        # Voilà's pool starting a kernel
+            kernel_id = await manager.start_kernel(kernel_name="python3")
+            live.append(kernel_id)
+            await gate.wait()                      # still starting: the task is not done
+            return {"kernel_id": kernel_id}
+
+        async def page_from_pool():                # handed a finished pool kernel
+            await manager.get_rendered_notebook("app.ipynb")
+            await gate.wait()
+
+        finished = {"kernel_id": "pool-ready"}
+        live.append("pool-ready")
+
+        async def get_rendered_notebook(notebook_name):
+            return None, [], "handed"
+
+        manager.get_rendered_notebook = get_rendered_notebook
+        manager.watch_hand_overs()
+        live.append("handed")
+        live.append("left-rendering")                # a visitor whose page has finished rendering
+
+        done_task = asyncio.ensure_future(asyncio.sleep(0, finished))
+        await done_task
+        refilling = asyncio.ensure_future(refill())
+        manager._pools = {"app.ipynb": [done_task, refilling]}
+        own = asyncio.ensure_future(page_with_own_kernel())
+        pooled_page = asyncio.ensure_future(page_from_pool())
+        waiting = asyncio.ensure_future(gate.wait())   # admitted, no kernel yet (in line)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert {manager.kernel_of_task[own], manager.kernel_of_task[refilling]} == set(started)
+        assert manager.kernel_of_task[pooled_page] == "handed"
+        assert manager.pooled_kernel_ids() == {"pool-ready", manager.kernel_of_task[refilling]}
+        pages = [own, pooled_page, waiting]
+        count = visitor_kernel_count(manager, pages)
+        gate.set()
+        await asyncio.gather(refilling, own, pooled_page, waiting)
+        return count
+
+    # visitors: own kernel, handed pool kernel, the finished page, and the page in line = 4
+    assert _run_in_own_loop(scenario()) == 4
+    assert all(started)                             # the id is chosen before jupyter_server starts the kernel
 
 
 def test_a_server_that_is_behind_refuses_new_visitors(monkeypatch):

@@ -13,7 +13,9 @@ load a browser may take minutes to load the page's scripts and connect.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import weakref
 from datetime import timedelta
 
 from jupyter_server._tz import utcnow
@@ -89,6 +91,56 @@ class DemoKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._connected_once: set[str] = set()
         self._shutting_down: set[str] = set()
+        #: The kernel each task started or was handed: a page's request, or a refill of Voilà's pool.
+        self.kernel_of_task: weakref.WeakKeyDictionary[asyncio.Task, str] = weakref.WeakKeyDictionary()
+
+    async def start_kernel(self, *args: object, kernel_id: str | None = None, **kwargs: object) -> str:
+        """Start a kernel, noting which task asked for it (before the kernel is listed)."""
+        kernel_id = kernel_id or self.new_kernel_id()
+        self.note_kernel_of_current_task(kernel_id)
+        return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+
+    def note_kernel_of_current_task(self, kernel_id: str) -> None:
+        """Record that the running task (a page's request or a pool refill) holds ``kernel_id``."""
+        try:
+            task = asyncio.current_task()
+        except RuntimeError:       # no running loop
+            task = None
+        if task is not None:
+            self.kernel_of_task[task] = kernel_id
+
+    def watch_hand_overs(self) -> None:
+        """Note the kernel that Voilà's preheated pool hands to a page, against the page's task.
+
+        Voilà's ``get_rendered_notebook`` (defined by the pool's subclass of this manager, so
+        it cannot be overridden here) is wrapped on this instance; without a pool it does not exist.
+        """
+        get_rendered_notebook = getattr(self, "get_rendered_notebook", None)
+        if get_rendered_notebook is None:
+            return
+
+        async def handed_over(*args: object, **kwargs: object) -> tuple:
+            rendered = await get_rendered_notebook(*args, **kwargs)
+            self.note_kernel_of_current_task(rendered[2])
+            return rendered
+
+        self.get_rendered_notebook = handed_over
+
+    def pooled_kernel_ids(self) -> set[str]:
+        """Live kernels started for Voilà's preheated pool and not yet handed to a visitor.
+
+        A refill's kernel is listed while it starts, before its task in the pool is done; it is
+        still the pool's, not a visitor's.
+        """
+        ids = set()
+        for pool in getattr(self, "_pools", {}).values():
+            for task in pool:
+                kernel_id = self.kernel_of_task.get(task)
+                if kernel_id is None and task.done() and not task.cancelled() and task.exception() is None:
+                    kernel_id = task.result().get("kernel_id")
+                if kernel_id is not None:
+                    ids.add(kernel_id)
+        return ids & set(self.list_kernel_ids())
 
     async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
         self._shutting_down.add(kernel_id)

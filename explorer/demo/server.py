@@ -29,6 +29,7 @@ import html
 import os
 import re
 import time
+from collections.abc import Iterable
 from typing import Any
 
 import tornado.ioloop
@@ -120,20 +121,33 @@ def _rss() -> int:
         return 0
 
 
-def visitor_kernel_count(kernel_manager: Any) -> int:
-    """Live kernels minus the preheated ones still waiting in Voilà's pool."""
-    live = len(kernel_manager.list_kernel_ids())
-    pooled = 0
-    for pool in getattr(kernel_manager, "_pools", {}).values():
-        pooled += sum(1 for task in pool if task.done() and not task.cancelled() and task.exception() is None)
-    return max(0, live - pooled)
+def visitor_kernel_count(kernel_manager: Any, pages: Iterable[asyncio.Task] = ()) -> int:
+    """Visitors holding a kernel or about to: live kernels not waiting in Voilà's preheated pool,
+    plus the ``pages`` (their requests' tasks) still being rendered whose kernel is not listed yet.
+
+    With :class:`explorer.demo.kernels.DemoKernelManager` every kernel is known by the task that
+    started it or was handed it, so a pool refill starting is not a visitor and a page whose kernel
+    is listed is not counted twice.  Any other kernel manager: live kernels minus the pool's
+    finished kernels, plus every page still rendering.
+    """
+    live = set(kernel_manager.list_kernel_ids())
+    kernel_of_task = getattr(kernel_manager, "kernel_of_task", None)
+    if kernel_of_task is None:
+        pooled = 0
+        for pool in getattr(kernel_manager, "_pools", {}).values():
+            pooled += sum(1 for task in pool if task.done() and not task.cancelled() and task.exception() is None)
+        return max(0, len(live) - pooled) + sum(1 for _ in pages)
+    visitors = live - kernel_manager.pooled_kernel_ids()
+    unlisted = sum(1 for page in pages if kernel_of_task.get(page) not in live)
+    return len(visitors) + unlisted
 
 
 class CappedVoilaHandler(TornadoVoilaHandler):
     """Voilà's page, refused with a "demo is full" page beyond the kernel cap."""
 
-    #: Pages admitted whose kernel may not be listed yet (their rendering has not finished).
-    admitting = 0
+    #: The request task of each admitted page still being rendered, by handler id (its kernel may
+    #: not be listed yet: :func:`visitor_kernel_count`).
+    pages: dict[int, asyncio.Task] = {}
     _starting: asyncio.Semaphore | None = None
 
     def initialize(self, **kwargs: Any) -> None:
@@ -205,7 +219,7 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         a new visitor would wait longer still, so they get the "demo is full" page at once.
         """
         if self.kernel_cap > 0:
-            busy = visitor_kernel_count(self.kernel_manager) + CappedVoilaHandler.admitting
+            busy = visitor_kernel_count(self.kernel_manager, CappedVoilaHandler.pages.values())
             if busy >= self.kernel_cap:
                 return f"{busy} of {self.kernel_cap} kernels"
         if self.max_wait > 0 and CappedVoilaHandler.rendering:
@@ -234,17 +248,17 @@ class CappedVoilaHandler(TornadoVoilaHandler):
             return
         if renders:
             self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
-        CappedVoilaHandler.admitting += renders
         if renders:
             CappedVoilaHandler.rendering[id(self)] = time.monotonic()
+            CappedVoilaHandler.pages[id(self)] = asyncio.current_task()
         try:
             if renders:
                 await self._render(path)
             else:
                 await super().get(path)
         finally:
-            CappedVoilaHandler.admitting -= renders
             CappedVoilaHandler.rendering.pop(id(self), None)
+            CappedVoilaHandler.pages.pop(id(self), None)
 
 
 class SafeTemplateStaticFileHandler(TemplateStaticFileHandler):
@@ -284,6 +298,13 @@ class DemoVoila(Voila):
 
     release_memory_interval = Float(60.0, config=True,
                                     help="Seconds between returns of freed memory to the system (0: never).")
+
+    def init_settings(self) -> dict:
+        settings = super().init_settings()
+        watch = getattr(self.kernel_manager, "watch_hand_overs", None)
+        if watch is not None:
+            watch()          # a page served from the pool: its task holds the kernel it was handed
+        return settings
 
     def init_handlers(self) -> list:
         self._memory_release = self.start_memory_release()

@@ -13,6 +13,7 @@ import functools
 import html
 import logging
 import threading
+import warnings
 import weakref
 from typing import Any, Callable
 
@@ -52,7 +53,9 @@ def make_figure(width: float = 6.0, height: float = 3.6, *, toolbar: bool = Fals
 
     figure = Figure(figsize=(width, height), layout="constrained")
     canvas = ExplorerCanvas(figure)
-    FigureManager(canvas, 0)
+    with warnings.catch_warnings():   # ipympl's Toolbar passes its canvas on to traitlets (a deprecation)
+        warnings.filterwarnings("ignore", r"Passing unrecognized arguments to super\(Toolbar\)", DeprecationWarning)
+        FigureManager(canvas, 0)
     canvas.header_visible = False
     canvas.footer_visible = False
     canvas.toolbar_visible = toolbar
