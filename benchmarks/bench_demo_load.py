@@ -469,8 +469,8 @@ async def _soak_round(url: str, arrivals: list[float], stays: list[float], serve
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--burst", type=int, default=30)
-    parser.add_argument("--cap", type=int, default=None, help="--max-kernels of the burst's server (default: "
-                        "the machine's default)")
+    parser.add_argument("--cap", type=int, default=None, help="--max-kernels of the burst's and the soak's "
+                        "server (default: the machine's default)")
     parser.add_argument("--pool", type=int, default=2)
     parser.add_argument("--singles", type=int, default=3, help="single visits measured per configuration")
     parser.add_argument("--skip-single", action="store_true")
@@ -519,10 +519,15 @@ def main() -> None:
             finally:
                 server.stop()
         if args.soak:
-            server = Server("--pool", str(args.pool), log=logs / "soak.log")
+            cap_args = [] if args.cap is None else ["--max-kernels", str(args.cap)]
+            server = Server("--pool", str(args.pool), *cap_args, log=logs / "soak.log")
             try:
                 server.wait_for_kernels(args.pool, 60)
                 time.sleep(8)
+                from explorer.demo.kernels import default_kernel_cap
+
+                print(f"soak server: kernel cap {args.cap if args.cap is not None else default_kernel_cap()}, "
+                      f"preheated pool {args.pool}")
                 asyncio.run(soak(server.url, int(args.soak[0]), args.soak[1], server, args.pool, args.rounds))
             finally:
                 server.stop()
