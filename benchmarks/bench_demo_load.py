@@ -303,8 +303,8 @@ def report_burst(label: str, data: dict, visitors: int, pool: int, server: Serve
     full = [r for r in results if r["outcome"] == "full"]
     blank = [r for r in results if r["outcome"] not in ("app", "full")]
     print(f"{label}: {visitors} visitors at once ({load()})")
-    print(f"  pages: {len(app)} app, {len(full)} 'demo is full' (503, Retry-After "
-          f"{full[0]['retry_after'] if full else '-'} s), {len(blank)} blank or timed out"
+    refused = f" (503, Retry-After {full[0]['retry_after']} s)" if full else ""
+    print(f"  pages: {len(app)} app, {len(full)} 'demo is full'{refused}, {len(blank)} blank or timed out"
           + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
     html = [r["html"] for r in results if r.get("html") is not None]
     print(f"  time to a visible app (s): {quantiles(app)}; all outcomes within {data['wall']:.0f} s")
