@@ -8,6 +8,7 @@ failure.  Playwright never downloads a browser here: it launches ``/usr/bin/chro
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -59,6 +60,28 @@ def wait_for_http(url: str, process: subprocess.Popen | None, timeout: float = 9
     raise RuntimeError(f"no answer from {url} within {timeout:.0f} s")
 
 
+@contextlib.contextmanager
+def served(command: list[str], log_path: Path, ready_url: str, name: str, *, timeout: float = 90.0,
+           **popen: object):
+    """Run ``command`` (its output in ``log_path``) until the block ends; yields the process once
+    ``ready_url`` answers, or raises with the end of the log when it never does."""
+    log = open(log_path, "w")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, **popen)
+    try:
+        try:
+            wait_for_http(ready_url, process, timeout=timeout)
+        except RuntimeError:
+            raise RuntimeError(f"{name} did not start; log:\n{Path(log_path).read_text()[-3000:]}") from None
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
 def require_chromium() -> None:
     if not Path(CHROMIUM).exists():
         if REQUIRE_BROWSER:
@@ -78,26 +101,13 @@ def explorer_server(tmp_path_factory):
     require_chromium()
     port = free_port()
     log_path = tmp_path_factory.mktemp("voila") / "server.log"
-    log = open(log_path, "w")
     started = time.monotonic()
-    process = subprocess.Popen([sys.executable, "-m", "explorer.cli", "--no-browser", "--port", str(port),
-                                "--host", "127.0.0.1"], stdout=log, stderr=subprocess.STDOUT,
-                               cwd=log_path.parent)  # away from the checkout: the installed package serves
     url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_for_http(url + "voila/static/favicon.ico", process)  # a static file: GET / would start a kernel
-    except RuntimeError:
-        process.terminate()
-        log.close()
-        raise RuntimeError(f"privacy-explorer did not start; log:\n{log_path.read_text()[-3000:]}") from None
-    print(f"privacy-explorer answered after {time.monotonic() - started:.2f} s")
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    with served([sys.executable, "-m", "explorer.cli", "--no-browser", "--port", str(port), "--host", "127.0.0.1"],
+                log_path, url + "voila/static/favicon.ico",   # a static file: GET / would start a kernel
+                "privacy-explorer", cwd=log_path.parent):     # away from the checkout: the installed package serves
+        print(f"privacy-explorer answered after {time.monotonic() - started:.2f} s")
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from explorer.demo import kernels as demo_kernels
-from tests.e2e.conftest import free_port, require_chromium, wait_for_http
+from tests.e2e.conftest import free_port, require_chromium, served
 from tests.e2e.helpers import open_tab, save_screenshot
 
 V1 = "v1.kernel.websocket.jupyter.org"
@@ -38,24 +38,10 @@ def demo_server_process(folder: Path, *args: str):
     """``privacy-explorer --demo ARGS`` on a free loopback port: yields (base URL, process, log path)."""
     port = free_port()
     log_path = folder / "server.log"
-    log = open(log_path, "w")
-    process = subprocess.Popen([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser", "--port", str(port),
-                                *args], stdout=log, stderr=subprocess.STDOUT, cwd=folder)
     url = f"http://127.0.0.1:{port}/"
-    try:
-        try:
-            wait_for_http(url + "voila/static/favicon.ico", process)
-        except RuntimeError:
-            raise RuntimeError(f"privacy-explorer --demo did not start; log:\n{log_path.read_text()[-3000:]}") \
-                from None
+    with served([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser", "--port", str(port), *args],
+                log_path, url + "voila/static/favicon.ico", "privacy-explorer --demo", cwd=folder) as process:
         yield url, process, log_path
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")

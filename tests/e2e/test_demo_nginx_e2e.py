@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from explorer.core.datasets import DEFAULT_MAX_BYTES
-from tests.e2e.conftest import REQUIRE_BROWSER, free_port, require_chromium, wait_for_http
+from tests.e2e.conftest import REQUIRE_BROWSER, free_port, require_chromium, served
 from tests.e2e.test_demo_e2e import demo_server_process
 from tests.e2e.helpers import open_tab, save_screenshot
 
@@ -66,24 +65,14 @@ def proxied_demo(tmp_path_factory):
         f"  fastcgi_temp_path {temp['fastcgi']}; uwsgi_temp_path {temp['uwsgi']}; scgi_temp_path {temp['scgi']};\n"
         f"  include {folder / 'site.conf'};\n"
         "}\n")
-    nginx_log = open(folder / "nginx.log", "w")
     with demo_server_process(folder, "--max-kernels", "2", "--pool", "1") as (app_url, _, _):
         proxy_port = free_port()
         app_port = int(app_url.rstrip("/").rsplit(":", 1)[1])
         (folder / "site.conf").write_text(site_config(app_port, proxy_port))
-        nginx = subprocess.Popen([NGINX, "-e", "stderr", "-p", str(folder), "-c", str(folder / "nginx.conf"),
-                                  "-g", "daemon off;"], stdout=nginx_log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{proxy_port}/"
-        try:
-            wait_for_http(url + "voila/static/favicon.ico", nginx, timeout=30)
+        with served([NGINX, "-e", "stderr", "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
+                    folder / "nginx.log", url + "voila/static/favicon.ico", "nginx", timeout=30):
             yield url
-        finally:
-            nginx.terminate()
-            try:
-                nginx.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                nginx.kill()
-            nginx_log.close()
 
 
 def test_the_app_renders_and_works_through_nginx(browser, proxied_demo, tmp_path):

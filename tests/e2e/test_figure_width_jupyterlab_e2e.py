@@ -8,13 +8,12 @@ figure is re-rendered narrower by the kernel.  Skipped when JupyterLab is not in
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import time
 
 import pytest
 
-from tests.e2e.conftest import free_port, require_chromium, wait_for_http
+from tests.e2e.conftest import free_port, require_chromium, served
 from tests.e2e.figures import FIGURES_JS, clipped, settle
 
 NOTEBOOK = {
@@ -34,27 +33,13 @@ def jupyterlab(tmp_path_factory):
     (root / "lesson.ipynb").write_text(json.dumps(NOTEBOOK))
     settings = tmp_path_factory.mktemp("lab-settings")
     port = free_port()
-    log = open(root / "server.log", "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-         "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True", "--allow-root",
-         f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={settings}",
-         f"--LabApp.workspaces_dir={settings}"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=root)
     url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_for_http(url + "api", process, timeout=120)
-    except RuntimeError:
-        process.terminate()
-        log.close()
-        raise RuntimeError(f"JupyterLab did not start; log:\n{(root / 'server.log').read_text()[-3000:]}") from None
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    with served([sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+                 "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+                 "--allow-root", f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={settings}",
+                 f"--LabApp.workspaces_dir={settings}"],
+                root / "server.log", url + "api", "JupyterLab", timeout=120, cwd=root):
+        yield url
 
 
 def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(browser, jupyterlab, tmp_path):
