@@ -1,6 +1,6 @@
 """The public demo under load: one visitor's time to the landing view, a burst of visitors, a soak.
 
-    python benchmarks/bench_demo_load.py [--burst 30] [--cap N] [--pool 2] [--soak VISITORS SECONDS [--rounds R]]
+    python benchmarks/bench_demo_load.py [--burst 30] [--cap N] [--pool 2] [--soak VISITORS SECONDS [--rounds R] [--visitors protocol]]
                                          [--skip-single] [--out benchmarks/results/demo_load.txt]
 
 Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Chromium
@@ -20,7 +20,9 @@ Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Ch
   server + kernels memory at its peak and after everyone left, kernels left running;
 * with ``--soak V S [--rounds R]``: V visitors arriving over S seconds (R times on the same
   server), each staying 20-60 s and moving a few controls, then closing the tab: outcomes,
-  kernels left 60 s after the last one left, server memory before / after each round.
+  kernels left 60 s after the last one left, server memory before / after each round.  With
+  ``--visitors protocol`` the soak's visitors speak HTTP and the widget protocol without a browser
+  (:mod:`explorer.demo.visitor`), so that the server and its kernels are measured alone.
 
 The load average is printed with the figures.  The burst is bounded: a visitor waits at most
 ``--visitor-timeout`` seconds (default 240) for a page.
@@ -181,8 +183,7 @@ async def interact_once(page) -> None:
     await page.locator(".explorer-data-panel").filter(has_text="20 records").wait_for(timeout=60_000)
     await page.locator(".lm-TabBar-tab", has_text="Randomized response").first.click()
     await page.locator(".explorer-rr-panel .explorer-status").wait_for(timeout=60_000)
-    slider = page.locator(".explorer-rr-panel .widget-slider .ui-slider-handle, "
-                          ".explorer-rr-panel .widget-slider .noUi-handle").first
+    slider = page.locator(".explorer-rr-panel .explorer-rr-epsilon .noUi-handle").first
     await slider.focus(timeout=60_000)
     for _ in range(3):
         await page.keyboard.press("ArrowRight")
@@ -206,8 +207,9 @@ async def visit(browser, url: str, timeout: float, stay: float = 0.0, interact: 
                 timeout=max(1.0, timeout - (time.monotonic() - started)) * 1000)
             outcome = {"outcome": "app", "seconds": time.monotonic() - started}
             if interact:
+                began = time.monotonic()
                 await interact_once(page)
-                outcome["interacted"] = True
+                outcome.update(interacted=True, interaction_seconds=time.monotonic() - began)
             if stay:
                 await asyncio.sleep(stay)
     except Exception as error:  # a timeout or a closed page: counted as blank
@@ -400,40 +402,47 @@ async def cpu_budget(url: str, server: Server, repeat: int = 2) -> None:
               f"{60 * cores / (server_s + kernel_s + browser_s):.0f} when their browsers run on the same cores")
 
 
-async def soak(url: str, visitors: int, seconds: float, server: Server, pool: int, rounds: int = 1) -> None:
+async def soak(url: str, visitors: int, seconds: float, server: Server, pool: int, rounds: int = 1,
+               client: str = "browser") -> None:
     """``visitors`` arriving over ``seconds``, ``rounds`` times on the same server (a new round starts
-    60 s after the last visitor of the one before left), with the server's RSS after each round."""
-    from playwright.async_api import async_playwright
+    60 s after the last visitor of the one before left), with the server's RSS after each round.
 
+    ``client`` "browser": each visitor is a Chromium context on this machine; "protocol": each is an
+    :class:`explorer.demo.visitor.ProtocolVisitor` (the page request and the widget messages a page
+    sends, no browser), so that the server and its kernels are measured alone.
+    """
     rng = random.Random(12)
     arrivals = sorted(rng.uniform(0, seconds) for _ in range(visitors))
     stays = [rng.uniform(20, 60) for _ in range(visitors)]
     server_cold = server.server_rss()
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        await visit(browser, url, 120, interact=True)   # one visitor first: templates compiled, modules loaded
-        await browser.close()
-    await asyncio.sleep(65)                             # and the server's periodic memory release has run
+    await _visitors(url, [0.0], [0.0], client)   # one visitor first: templates compiled, modules loaded
+    await asyncio.sleep(65)                        # and the server's periodic memory release has run
     server_before = server.server_rss()
-    print(f"soak: {visitors} visitors arriving over {seconds:.0f} s, staying 20-60 s, moving controls"
+    print(f"soak: {visitors} visitors ({'Chromium' if client == 'browser' else 'protocol-level, no browser'}) "
+          f"arriving over {seconds:.0f} s, staying 20-60 s, moving controls"
           + (f", {rounds} rounds on the same server" if rounds > 1 else "")
           + f"; server RSS {server_cold / MB:.0f} MB started, {server_before / MB:.0f} MB after one visitor ({load()})")
     previous = server_before
     for round_number in range(1, rounds + 1):
         if rounds > 1:
             print(f" round {round_number} ({load()})")
-        results, peak_kernels = await _soak_round(url, arrivals, stays, server)
+        cpu_before = _server_and_kernels_cpu(server)
+        results, peak_kernels = await _visitors(url, arrivals, stays, client, server)
+        cpu_spent = _server_and_kernels_cpu(server) - cpu_before
         last_left = time.monotonic()
         app = [r["seconds"] for r in results if r["outcome"] == "app"]
         full = sum(r["outcome"] == "full" for r in results)
         blank = [r for r in results if r["outcome"] not in ("app", "full")]
         print(f"  pages: {len(app)} app, {full} 'demo is full', {len(blank)} blank or failed"
-              + (f" ({sorted({r.get('error') for r in blank})})" if blank else ""))
-        moved = sum(bool(r.get("interacted")) for r in results)
+              + (f" ({_errors(blank)})" if blank else ""))
+        moved = [r["interaction_seconds"] for r in results if r.get("interacted")]
         print(f"  time to a visible app (s): {quantiles(app)}; at most {peak_kernels} kernels at once")
-        others = sorted({r.get("error") for r in results if r["outcome"] == "app" and not r.get("interacted")})
-        print(f"  visitors who switched the data set and moved ε in randomized response: {moved} of {len(app)}"
-              + (f" (the others: {others})" if moved < len(app) else ""))
+        failed = [r for r in results if r["outcome"] == "app" and not r.get("interacted")]
+        print(f"  visitors who switched the data set, opened randomized response and moved ε: {len(moved)} of "
+              f"{len(app)}" + (f" (the others: {_errors(failed)})" if failed else "")
+              + f"; time they took (s): {quantiles(moved)}")
+        print(f"  CPU of the server and its kernels: {cpu_spent:.0f} s over the round "
+              f"({cpu_spent / max(1, len(app)):.1f} s per visitor who got the app)")
         await asyncio.sleep(max(0.0, 60 - (time.monotonic() - last_left)))
         left = len(server.kernels())
         after = server.server_rss()
@@ -445,23 +454,50 @@ async def soak(url: str, visitors: int, seconds: float, server: Server, pool: in
         previous = after
 
 
-async def _soak_round(url: str, arrivals: list[float], stays: list[float], server: Server) -> tuple[list[dict], int]:
+def _errors(results: list[dict]) -> str:
+    """The distinct errors of ``results``, each with how many visitors met it."""
+    counts: dict[str, int] = {}
+    for result in results:
+        error = str(result.get("error", result["outcome"]))[:120]
+        counts[error] = counts.get(error, 0) + 1
+    return "; ".join(f"{n} x {error}" for error, n in sorted(counts.items(), key=lambda item: -item[1]))
+
+
+def _server_and_kernels_cpu(server: Server) -> float:
+    """CPU seconds of the server process and every kernel it started, including those already gone."""
+    return _tree_cpu(psutil.Process(server.process.pid))
+
+
+async def _visitors(url: str, arrivals: list[float], stays: list[float], client: str,
+                    server: Server | None = None) -> tuple[list[dict], int]:
+    """Visitors arriving at ``arrivals`` (seconds from now), each staying ``stays`` and moving controls;
+    their outcomes and the most kernels seen at once."""
+    from explorer.demo.visitor import scripted_visit
+
+    peak_kernels = 0
+    started = time.monotonic()
+
+    async def run(visit_one) -> list[dict]:
+        nonlocal peak_kernels
+
+        async def one(arrival: float, stay: float):
+            await asyncio.sleep(max(0.0, arrival - (time.monotonic() - started)))
+            return await visit_one(stay)
+
+        gathered = asyncio.ensure_future(asyncio.gather(*(one(a, s) for a, s in zip(arrivals, stays))))
+        while not gathered.done():
+            if server is not None:
+                peak_kernels = max(peak_kernels, len(server.kernels()))
+            await asyncio.sleep(2)
+        return gathered.result()
+
+    if client == "protocol":
+        return await run(lambda stay: scripted_visit(url, timeout=240, stay=stay, interact_with_app=True)), peak_kernels
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        started = time.monotonic()
-        peak_kernels = 0
-
-        async def one(arrival: float, stay: float):
-            await asyncio.sleep(max(0.0, arrival - (time.monotonic() - started)))
-            return await visit(browser, url, 240, stay=stay, interact=True)
-
-        gathered = asyncio.ensure_future(asyncio.gather(*(one(a, s) for a, s in zip(arrivals, stays))))
-        while not gathered.done():
-            peak_kernels = max(peak_kernels, len(server.kernels()))
-            await asyncio.sleep(2)
-        results = gathered.result()
+        results = await run(lambda stay: visit(browser, url, 240, stay=stay, interact=True))
         await browser.close()
     return results, peak_kernels
 
@@ -478,6 +514,9 @@ def main() -> None:
                         help="skip the CPU seconds per visitor (server, kernel, browser)")
     parser.add_argument("--soak", type=float, nargs=2, metavar=("VISITORS", "SECONDS"))
     parser.add_argument("--rounds", type=int, default=1, help="soaks run one after the other on the same server")
+    parser.add_argument("--visitors", choices=("browser", "protocol"), default="browser",
+                        help="the soak's visitors: Chromium pages, or protocol-level visitors without a browser "
+                             "(explorer.demo.visitor) so that the server is measured alone")
     parser.add_argument("--visitor-timeout", type=float, default=240)
     parser.add_argument("--out", default=None, help="also write the figures to this file")
     args = parser.parse_args()
@@ -528,7 +567,8 @@ def main() -> None:
 
                 print(f"soak server: kernel cap {args.cap if args.cap is not None else default_kernel_cap()}, "
                       f"preheated pool {args.pool}")
-                asyncio.run(soak(server.url, int(args.soak[0]), args.soak[1], server, args.pool, args.rounds))
+                asyncio.run(soak(server.url, int(args.soak[0]), args.soak[1], server, args.pool, args.rounds,
+                                 client=args.visitors))
             finally:
                 server.stop()
 
