@@ -16,6 +16,7 @@ from traitlets.utils.importstring import import_item
 from explorer import cli
 from explorer.demo import kernel as kernel_hooks
 from explorer.demo.kernels import KERNEL_MEMORY_BYTES, KERNELS_PER_CORE, RESERVED_BYTES, default_kernel_cap
+from explorer.demo.visitor import ProtocolVisitor, frame
 from explorer.demo.server import CONTENT_SECURITY_POLICY, SafeTemplateStaticFileHandler
 from explorer.demo.websocket import (MAX_BUFFERS, REDACTED, MalformedFrame, SafeKernelWebsocketConnection,
                                      parse_v1_frame)
@@ -36,10 +37,7 @@ def _run_in_own_loop(coroutine):
 
 
 def _frame(msg_type="comm_msg", content=None, channel="shell", buffers=()):
-    msg = SESSION.msg(msg_type, content or {"comm_id": "abc", "data": {}})
-    parts = [SESSION.pack(msg["header"]), SESSION.pack(msg["parent_header"]), SESSION.pack(msg["metadata"]),
-             SESSION.pack(msg["content"]), *buffers]
-    return serialize_msg_to_ws_v1(parts, channel)
+    return frame(channel, msg_type, content or {"comm_id": "abc", "data": {}}, tuple(buffers))[0]
 
 
 def test_a_well_formed_frame_is_split_like_jupyter_server_does():
@@ -496,3 +494,91 @@ def test_the_demo_server_releases_memory_periodically_unless_told_not_to(monkeyp
     calls.clear()
     assert _run_in_own_loop(run(0)) is None
     assert calls == []
+
+
+def test_the_protocol_visitor_frames_parse_and_widget_states_follow_the_kernel():
+    data, msg_id = frame("shell", "comm_open", {"comm_id": "c", "target_name": "jupyter.widget.control", "data": {}},
+                         metadata={"version": "1.0.0"})
+    channel, parts, header = parse_v1_frame(data)     # the demo's own check accepts what the visitor sends
+    assert channel == "shell" and header["msg_id"] == msg_id and header["msg_type"] == "comm_open"
+    assert json.loads(parts[2]) == {"version": "1.0.0"}
+
+    visitor = ProtocolVisitor("http://127.0.0.1:1")
+    assert visitor.base_url.endswith("/")
+    control = visitor._control_comm
+    visitor._handle("iopub", "comm_msg", None, {"comm_id": control, "data": {"method": "update_states", "states": {
+        "a": {"state": {"value": "I am a student", "_dom_classes": []}},
+        "b": {"state": {"value": 1.0, "step": 0.05, "_dom_classes": ["explorer-rr-epsilon"]}}}}})
+    assert visitor._states_received.is_set() and visitor.shows("I am a student")
+    visitor._handle("iopub", "comm_msg", None, {"comm_id": "b", "data": {"method": "echo_update",
+                                                                          "state": {"value": 1.05}}})
+    assert visitor.states["b"]["value"] == 1.05
+    visitor._handle("iopub", "comm_open", None, {"comm_id": "c", "target_name": "jupyter.widget",
+                                                 "data": {"state": {"description": "new"}}})
+    assert visitor.find(lambda state: state.get("description") == "new") == "c"
+    visitor._handle("iopub", "comm_close", None, {"comm_id": "c"})
+    assert "c" not in visitor.states
+    done = visitor._idle["m"] = asyncio.Event()
+    visitor._handle("iopub", "status", "m", {"execution_state": "busy"})
+    assert not done.is_set()
+    visitor._handle("iopub", "status", "m", {"execution_state": "idle"})
+    assert done.is_set() and "m" not in visitor._idle
+
+
+def test_every_kernel_manager_shares_the_servers_event_logger():
+    """Voilà's application had no ``event_logger``, so each kernel's manager made one and left a logger
+    named after it in logging's global table: a few objects per visitor, kept for the server's life."""
+    import logging
+
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
+
+    from explorer.demo.server import DemoVoila
+
+    app = DemoVoila()
+    shared = app.event_logger
+    loggers = len(logging.Logger.manager.loggerDict)
+    multi = AsyncMappingKernelManager(parent=app)
+    managers = [ServerKernelManager(parent=multi) for _ in range(3)]
+    assert all(manager.event_logger is shared for manager in managers)
+    assert len(logging.Logger.manager.loggerDict) == loggers
+
+
+def test_kernel_websockets_start_no_tornado_ping_that_outlives_them():
+    """jupyter_server gives tornado its ping interval in milliseconds (30000), which tornado reads in
+    seconds: each connection's ping task slept 8.3 hours, and its cancelled timer kept the connection's
+    handler in asyncio's queue that long.  The demo's handler leaves tornado's ping off."""
+    from unittest.mock import Mock
+
+    import tornado.web
+    from tornado.httputil import HTTPHeaders, HTTPServerRequest, RequestStartLine
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    from explorer.demo.server import DemoKernelWebsocketHandler
+
+    def protocol(handler_class):
+        request = HTTPServerRequest(start_line=RequestStartLine("GET", "/api/kernels/k/channels", "HTTP/1.1"),
+                                    headers=HTTPHeaders({"Sec-WebSocket-Version": "13", "Host": "127.0.0.1"}),
+                                    connection=Mock())
+        return handler_class(tornado.web.Application(), request).get_websocket_protocol()
+
+    upstream = protocol(VoilaKernelWebsocketHandler).ping_interval
+    assert upstream in (0, 30000)       # 30000 s with jupyter_server 2.x and tornado 6.5+ (0 once fixed upstream)
+    assert protocol(DemoKernelWebsocketHandler).ping_interval == 0
+
+
+def test_the_culler_starts_outside_the_request_that_started_the_first_kernel(monkeypatch):
+    """jupyter_server starts its culler when the first kernel starts, inside that visitor's request: its
+    periodic timer would carry the request's context (and the page's handler) for the server's life."""
+    import contextvars
+
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    from explorer.demo.kernels import DemoKernelManager
+
+    request = contextvars.ContextVar("request")
+    seen = []
+    monkeypatch.setattr(AsyncMappingKernelManager, "initialize_culler", lambda self: seen.append(request.get(None)))
+    manager = DemoKernelManager()
+    request.set("the first visitor's page")
+    manager.initialize_culler()
+    assert seen == [None]

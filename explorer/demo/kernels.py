@@ -14,6 +14,7 @@ load a browser may take minutes to load the page's scripts and connect.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
 import weakref
 from datetime import timedelta
@@ -125,6 +126,15 @@ class DemoKernelManager(AsyncMappingKernelManager):
             return rendered
 
         self.get_rendered_notebook = handed_over
+
+    def initialize_culler(self) -> None:
+        """Start the culler outside any request's context.
+
+        jupyter_server starts it when the first kernel starts, inside that visitor's page request:
+        its periodic timer would carry that request's context, and with it the first visitor's page
+        handler, for the server's whole life.
+        """
+        contextvars.Context().run(super().initialize_culler)
 
     def pooled_kernel_ids(self) -> set[str]:
         """Live kernels started for Voilà's preheated pool and not yet handed to a visitor.

@@ -1,6 +1,6 @@
 """The Voilà server of the explorer, with the fixes a public demo needs.
 
-:class:`DemoVoila` is Voilà's application with four handlers replaced:
+:class:`DemoVoila` is Voilà's application with four handlers and the kernel websocket connection replaced:
 
 * the page handler refuses a new visitor with ``503 Service Unavailable``, a
   ``Retry-After`` header and a page saying the demo is full once ``kernel_cap``
@@ -10,8 +10,10 @@
 * the template static-file handler answers ``404`` to a malformed or traversing
   path (Voilà's raised an AssertionError: ``500``);
 * the shutdown handler answers ``404`` for a kernel that is not running;
-* the kernel websocket uses :class:`~explorer.demo.websocket.SafeKernelWebsocketConnection`
-  (set in :func:`explorer.cli.voila_config`).
+* the kernel websocket handler does not start tornado's keep-alive ping, which jupyter_server
+  asks for in milliseconds and tornado reads in seconds (:class:`DemoKernelWebsocketHandler`), and
+  its connection is :class:`~explorer.demo.websocket.SafeKernelWebsocketConnection` (set in
+  :func:`explorer.cli.voila_config`).
 
 It also hands freed memory back to the system every ``release_memory_interval`` seconds
 (:func:`release_memory`): after a class has come and gone the server's own heap holds no
@@ -35,13 +37,15 @@ from typing import Any
 import tornado.ioloop
 import tornado.web
 from jupyter_core.utils import ensure_async
-from traitlets import Float, Int
+from jupyter_events import EventLogger
+from traitlets import Float, Instance, Int, default
 from voila.app import Voila
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-__all__ = ["DemoVoila", "CappedVoilaHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML", "release_memory"]
+__all__ = ["DemoVoila", "CappedVoilaHandler", "DemoKernelWebsocketHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML", "release_memory"]
 
 #: What Voilà's page, ipywidgets and ipympl need and nothing else.  Voilà's template
 #: loads its bundles from the server and runs inline bootstrap scripts; widget views set
@@ -285,6 +289,26 @@ class KnownKernelShutdownHandler(VoilaShutdownKernelHandler):
         self.finish()
 
 
+class DemoKernelWebsocketHandler(VoilaKernelWebsocketHandler):
+    """Voilà's kernel websocket, without tornado's keep-alive ping (jupyter_server's own still runs).
+
+    jupyter_server's ``WebSocketMixin.ping_interval`` is in milliseconds (30000) for its own ping,
+    and tornado 6.5+ reads the same attribute in seconds for a ping of its own: every connection
+    started a task sleeping 30000 s (8.3 hours).  Closing the connection cancels the task, but
+    asyncio keeps a cancelled timer in its queue until it is due (it purges them only when more
+    than 100 timers are queued and half are cancelled), and the timer holds the request's context,
+    which holds this handler: each visitor's connection objects outlived them by hours, scattered
+    through the heap pages of a class (the soak of ``benchmarks/bench_demo_load.py``).  Upstream:
+    jupyter_server issue 1612.
+    """
+
+    def get_websocket_protocol(self) -> Any:
+        protocol = super().get_websocket_protocol()
+        if protocol is not None:
+            protocol.params.ping_interval = None     # tornado: no ping task (jupyter_server pings every 30 s)
+        return protocol
+
+
 class DemoVoila(Voila):
     """Voilà with a kernel cap, the shutdown fix and 4xx for malformed paths."""
 
@@ -299,6 +323,21 @@ class DemoVoila(Voila):
     release_memory_interval = Float(60.0, config=True,
                                     help="Seconds between returns of freed memory to the system (0: never).")
 
+    event_logger = Instance(EventLogger, help="The event logger every kernel's manager shares.")
+
+    @default("event_logger")
+    def _default_event_logger(self) -> EventLogger:
+        """One event logger for the server, as jupyter_server's own application has.
+
+        jupyter_server's per-kernel manager takes its application's ``event_logger``; Voilà's has
+        none, so every kernel made its own, and each registered a logger named after it in
+        :mod:`logging`'s global table, where it stayed after the kernel was gone: a few small
+        objects per visitor for the server's lifetime, scattered through the heap pages used while
+        a class was there, which then could not be handed back (``benchmarks/bench_demo_load.py``,
+        the soak).
+        """
+        return EventLogger(parent=self)
+
     def init_settings(self) -> dict:
         settings = super().init_settings()
         watch = getattr(self.kernel_manager, "watch_hand_overs", None)
@@ -309,7 +348,8 @@ class DemoVoila(Voila):
     def init_handlers(self) -> list:
         self._memory_release = self.start_memory_release()
         replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
-                    VoilaShutdownKernelHandler: KnownKernelShutdownHandler}
+                    VoilaShutdownKernelHandler: KnownKernelShutdownHandler,
+                    VoilaKernelWebsocketHandler: DemoKernelWebsocketHandler}
         handlers = []
         for spec in super().init_handlers():
             pattern, handler, *rest = spec

@@ -3,7 +3,9 @@
 The app works under the demo's Content-Security-Policy (widgets, an ipympl figure, a
 download); closing a page stops its kernel; a second visitor beyond the cap gets the
 503 "demo is full" page; a malformed websocket frame closes its connection and the
-server keeps answering; client messages that fail validation send no traceback back.
+server keeps answering; client messages that fail validation send no traceback back; a
+visitor without a browser (:mod:`explorer.demo.visitor`, used by the load benchmark) sees the
+app, moves ε and leaves like a page does.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import pytest
 from playwright.sync_api import expect
 
 from explorer.demo import kernels as demo_kernels
+from explorer.demo.visitor import ProtocolVisitor, frame, interact, scripted_visit
 from tests.e2e.conftest import free_port, require_chromium, served
 from tests.e2e.helpers import open_tab, save_screenshot
 
@@ -151,14 +154,7 @@ async def _ws(url: str, kernel_id: str):
 
 
 def _frame(channel: str, msg_type: str, content: dict) -> bytes:
-    from jupyter_client.session import Session
-    from jupyter_server.services.kernels.connection.base import serialize_msg_to_ws_v1
-
-    session = Session(key=b"")
-    msg = session.msg(msg_type, content)
-    parts = [session.pack(msg["header"]), session.pack(msg["parent_header"]), session.pack(msg["metadata"]),
-             session.pack(msg["content"])]
-    return serialize_msg_to_ws_v1(parts, channel)
+    return frame(channel, msg_type, content)[0]
 
 
 async def _read_all(connection, seconds: float) -> list:
@@ -225,3 +221,31 @@ def test_malformed_frame_closes_its_connection_and_forged_updates_send_no_traceb
     assert b'"name": "stderr"' not in text and b'"name":"stderr"' not in text
     assert b"error while handling a client message" in log_path.read_bytes()  # logged on the server instead
     assert left == 0
+
+
+def test_a_protocol_level_visitor_sees_the_app_moves_epsilon_and_its_kernel_stops(demo_server):
+    """The load benchmark's visitor without a browser does what a page does, checked on the server."""
+    url, server, log_path = demo_server
+
+    async def scenario():
+        visitor = ProtocolVisitor(url, timeout=120)
+        assert await visitor.open_page()
+        await visitor.connect()
+        assert visitor.shows("I am a student")              # the landing view's widgets
+        await interact(visitor)
+        slider = visitor.find(lambda state: "explorer-rr-epsilon" in state.get("_dom_classes", ()))
+        epsilon = visitor.states[slider]["value"]
+        # the kernel took the moves: the panel's status reads the new epsilon (3 steps of 0.05 from 1)
+        await visitor.wait_for(lambda: visitor.shows("ε = 1.15"), "the status to read the moved ε")
+        kernels = len(kernel_processes(server))
+        refused = await scripted_visit(url, timeout=60)     # the cap is 1: the next visitor is refused
+        await visitor.leave()
+        return epsilon, kernels, refused
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:   # a loop of its own, as Playwright's may run here
+        epsilon, kernels, refused = pool.submit(asyncio.run, scenario()).result(timeout=300)
+    assert epsilon == pytest.approx(1.15)
+    assert kernels == 1
+    assert refused["outcome"] == "full" and refused["retry_after"].isdigit()
+    assert wait_for_kernels(server, 0, timeout=10) == 0, "the visitor's shutdown request did not stop its kernel"
+    assert "shut down at its page's request" in log_path.read_text()
