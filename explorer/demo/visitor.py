@@ -361,9 +361,7 @@ async def scripted_visit(base_url: str, *, timeout: float = 240.0, stay: float =
             outcome.update(interacted=True, interaction_seconds=time.monotonic() - began)
         if stay:
             await asyncio.sleep(stay)
-    except (VisitError, OSError) as error:
-        outcome["error"] = f"{type(error).__name__}: {error}"
-    except Exception as error:  # a websocket or HTTP failure of any kind: this visitor failed, not the others
+    except Exception as error:  # a step, the websocket or HTTP failed: this visitor failed, not the others
         outcome["error"] = f"{type(error).__name__}: {error}"
     finally:
         try:

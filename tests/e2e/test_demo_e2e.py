@@ -229,7 +229,10 @@ def test_a_protocol_level_visitor_sees_the_app_moves_epsilon_and_its_kernel_stop
 
     async def scenario():
         visitor = ProtocolVisitor(url, timeout=120)
-        assert await visitor.open_page()
+        deadline = time.monotonic() + 30
+        while not await visitor.open_page():        # 503 while the last test's kernel is still being removed
+            assert time.monotonic() < deadline, "the demo stayed full"
+            await asyncio.sleep(1)
         await visitor.connect()
         assert visitor.shows("I am a student")              # the landing view's widgets
         await interact(visitor)
