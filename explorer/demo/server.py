@@ -297,9 +297,8 @@ class DemoKernelWebsocketHandler(VoilaKernelWebsocketHandler):
     started a task sleeping 30000 s (8.3 hours).  Closing the connection cancels the task, but
     asyncio keeps a cancelled timer in its queue until it is due (it purges them only when more
     than 100 timers are queued and half are cancelled), and the timer holds the request's context,
-    which holds this handler: each visitor's connection objects outlived them by hours, scattered
-    through the heap pages of a class (the soak of ``benchmarks/bench_demo_load.py``).  Upstream:
-    jupyter_server issue 1612.
+    which holds this handler: each visitor's handler, request and streams outlived them by hours.
+    Upstream: jupyter_server issue 1612.
     """
 
     def get_websocket_protocol(self) -> Any:
@@ -310,7 +309,7 @@ class DemoKernelWebsocketHandler(VoilaKernelWebsocketHandler):
 
 
 class DemoVoila(Voila):
-    """Voilà with a kernel cap, the shutdown fix and 4xx for malformed paths."""
+    """Voilà with a kernel cap, the shutdown fix, 4xx for malformed paths and nothing kept of a visitor who left."""
 
     kernel_cap = Int(0, config=True, help="Most visitors' kernels at once (0: no cap); beyond, a 503 page.")
     retry_after = Int(60, config=True, help="Seconds a refused visitor is told to wait (Retry-After).")
@@ -332,9 +331,7 @@ class DemoVoila(Voila):
         jupyter_server's per-kernel manager takes its application's ``event_logger``; Voilà's has
         none, so every kernel made its own, and each registered a logger named after it in
         :mod:`logging`'s global table, where it stayed after the kernel was gone: a few small
-        objects per visitor for the server's lifetime, scattered through the heap pages used while
-        a class was there, which then could not be handed back (``benchmarks/bench_demo_load.py``,
-        the soak).
+        objects per visitor, kept for the server's lifetime.
         """
         return EventLogger(parent=self)
 
