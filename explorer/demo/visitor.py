@@ -130,7 +130,6 @@ class ProtocolVisitor:
         self.retry_after: str | None = None
         self.kernel_id: str | None = None
         self.states: dict[str, dict] = {}
-        self.models: dict[str, str] = {}
         self._xsrf: str | None = None
         self._connection: Any = None
         self._reader: asyncio.Task | None = None
