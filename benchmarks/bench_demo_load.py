@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import random
 import statistics
@@ -46,13 +47,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _common import tee_stdout  # noqa: E402  (benchmarks/_common.py)
 
 from explorer.demo.kernels import kernel_processes  # noqa: E402
+from explorer.demo.visitor import DATASET, DATASET_LOADED, LANDING_TEXT, RR_TAB  # noqa: E402  (the scripted visit)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
 #: The landing view ("Start here", the first tab): what a visitor sees first.
 LANDING = ".explorer-landing"
-LANDING_TEXT = "I am a student"
 MB = 2**20
 
 
@@ -179,9 +180,9 @@ async def interact_once(page) -> None:
     """What a visitor does: pick a data set in the Data tab, open randomized response and move ε."""
     await page.locator(".lm-TabBar-tab", has_text="Data").first.click()
     select = page.locator(".explorer-data-panel .widget-dropdown select").first
-    await select.select_option("Domingo-Ferrer and Muralidhar (2016) example", timeout=60_000)
-    await page.locator(".explorer-data-panel").filter(has_text="20 records").wait_for(timeout=60_000)
-    await page.locator(".lm-TabBar-tab", has_text="Randomized response").first.click()
+    await select.select_option(DATASET, timeout=60_000)
+    await page.locator(".explorer-data-panel").filter(has_text=DATASET_LOADED).wait_for(timeout=60_000)
+    await page.locator(".lm-TabBar-tab", has_text=RR_TAB).first.click()
     await page.locator(".explorer-rr-panel .explorer-status").wait_for(timeout=60_000)
     slider = page.locator(".explorer-rr-panel .explorer-rr-epsilon .noUi-handle").first
     await slider.focus(timeout=60_000)
@@ -456,11 +457,8 @@ async def soak(url: str, visitors: int, seconds: float, server: Server, pool: in
 
 def _errors(results: list[dict]) -> str:
     """The distinct errors of ``results``, each with how many visitors met it."""
-    counts: dict[str, int] = {}
-    for result in results:
-        error = str(result.get("error", result["outcome"]))[:120]
-        counts[error] = counts.get(error, 0) + 1
-    return "; ".join(f"{n} x {error}" for error, n in sorted(counts.items(), key=lambda item: -item[1]))
+    counts = collections.Counter(str(result.get("error", result["outcome"]))[:120] for result in results)
+    return "; ".join(f"{n} x {error}" for error, n in counts.most_common())
 
 
 def _server_and_kernels_cpu(server: Server) -> float:
