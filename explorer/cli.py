@@ -84,6 +84,9 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
     config.VoilaExecutor.timeout = EXECUTION_TIMEOUT
     config.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
     config.VoilaExecutor.show_tracebacks = False
+    # nbclient keeps every widget's state from the render for notebook metadata that Voilà never
+    # writes: a copy per render, held by every preheated kernel's renderer.
+    config.VoilaExecutor.store_widget_state = False
     config.MappingKernelManager.cull_interval = CULL_INTERVAL
     config.MappingKernelManager.cull_idle_timeout = CULL_IDLE_TIMEOUT
     config.MappingKernelManager.cull_connected = True

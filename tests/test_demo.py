@@ -126,6 +126,23 @@ def test_the_default_kernel_cap_follows_the_machines_memory():
     assert default_kernel_cap() >= 1
 
 
+def test_a_render_keeps_no_copy_of_the_widgets_state():
+    # nbclient would copy every widget's state into a dict that lives as long as the render, and a
+    # preheated kernel's render lives until a visitor takes it; Voilà never reads the copy.
+    import nbformat
+    from voila.execute import VoilaExecutor
+
+    config = cli.voila_config(port=9999, open_browser=False, demo=True)
+    executor = VoilaExecutor(nbformat.v4.new_notebook(), config=config)
+    message = {"msg_type": "comm_msg", "content": {"comm_id": "c1", "data": {"method": "update",
+                                                                         "state": {"value": 1}}}}
+    executor.handle_comm_msg([], message, 0)
+    assert executor.widget_state == {}
+    default = VoilaExecutor(nbformat.v4.new_notebook())
+    default.handle_comm_msg([], message, 0)
+    assert default.widget_state == {"c1": {"value": 1}}  # what nbclient does by default
+
+
 def test_the_demo_profile_settings():
     config = cli.voila_config(port=9999, open_browser=False, demo=True, max_kernels=7, pool=3)
     assert config.DemoVoila.kernel_cap == 7
@@ -164,6 +181,7 @@ def test_binder_config_names_classes_that_exist(tmp_path):
     import_item(config["ServerApp"]["kernel_manager_class"])
     assert config["MappingKernelManager"]["cull_idle_timeout"] > 0
     assert config["DemoKernelManager"]["cull_unconnected_timeout"] > 0
+    assert config["VoilaExecutor"]["store_widget_state"] is False
 
 
 def test_kernel_hooks_do_nothing_outside_a_kernel():
