@@ -149,16 +149,11 @@ def narrow_figures() -> list[tuple[str, Figure, float, int]]:
 
     Each item: name, figure, how far it reached past its edges at the design width, its width now.
     """
-    app = build_app()
-    app.build_all()
     out = []
-    for title, panel in app.panels.items():
-        for name, value in vars(panel).items():
-            if isinstance(value, Figure):
-                design_overflow = _overflow_px(value)
-                value.canvas.fit_width(0.6 * value.canvas.design_size[0])
-                out.append((f"{title}: {name}", value, design_overflow, _width(value.canvas)))
-    assert len(out) >= 10
+    for name, figure in test_legibility.panel_figures():
+        design_overflow = _overflow_px(figure)
+        figure.canvas.fit_width(0.6 * figure.canvas.design_size[0])
+        out.append((name, figure, design_overflow, _width(figure.canvas)))
     return out
 
 

@@ -19,17 +19,21 @@ MIN_POINTS = 9.0
 MAX_COVERED = 0.05
 
 
-@pytest.fixture(scope="module")
-def figures() -> list[tuple[str, Figure]]:
+def panel_figures() -> list[tuple[str, Figure]]:
+    """Every figure of every panel of a freshly built app, named "tab: attribute"."""
     app = build_app()
     app.build_all()
-    out = []
-    for title, panel in app.panels.items():
-        for name, value in vars(panel).items():
-            if isinstance(value, Figure):
-                value.canvas.draw()
-                out.append((f"{title}: {name}", value))
+    out = [(f"{title}: {name}", value) for title, panel in app.panels.items()
+           for name, value in vars(panel).items() if isinstance(value, Figure)]
     assert len(out) >= 10
+    return out
+
+
+@pytest.fixture(scope="module")
+def figures() -> list[tuple[str, Figure]]:
+    out = panel_figures()
+    for _, figure in out:
+        figure.canvas.draw()
     return out
 
 
