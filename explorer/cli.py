@@ -68,7 +68,7 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
     from traitlets.config import Config
 
     from explorer.demo.kernels import default_kernel_cap
-    from explorer.demo.server import CONTENT_SECURITY_POLICY
+    from explorer.demo.server import CONTENT_SECURITY_POLICY, TEMPLATE_NAME
 
     config = Config()
     config.Voila.port = port
@@ -79,6 +79,7 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
                 "xsrf_cookie_kwargs": {"samesite": "Strict"}}
     config.Voila.kernel_websocket_connection_class = "explorer.demo.websocket.SafeKernelWebsocketConnection"
     config.VoilaConfiguration.multi_kernel_manager_class = "explorer.demo.kernels.DemoKernelManager"
+    config.VoilaConfiguration.template = TEMPLATE_NAME   # Voilà's "lab" page, no CDN stylesheets
     config.VoilaConfiguration.strip_sources = True
     config.VoilaConfiguration.show_tracebacks = False
     config.VoilaExecutor.timeout = EXECUTION_TIMEOUT

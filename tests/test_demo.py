@@ -17,7 +17,8 @@ from explorer import cli
 from explorer.demo import kernel as kernel_hooks
 from explorer.demo.kernels import KERNEL_MEMORY_BYTES, KERNELS_PER_CORE, RESERVED_BYTES, default_kernel_cap
 from explorer.demo.visitor import ProtocolVisitor, frame
-from explorer.demo.server import CONTENT_SECURITY_POLICY, SafeTemplateStaticFileHandler
+from explorer.demo.server import (CONTENT_SECURITY_POLICY, TEMPLATE_NAME, SafeTemplateStaticFileHandler,
+                                  add_template_root)
 from explorer.demo.websocket import (MAX_BUFFERS, REDACTED, MalformedFrame, SafeKernelWebsocketConnection,
                                      parse_v1_frame)
 
@@ -141,6 +142,35 @@ def test_a_render_keeps_no_copy_of_the_widgets_state():
     default = VoilaExecutor(nbformat.v4.new_notebook())
     default.handle_comm_msg([], message, 0)
     assert default.widget_state == {"c1": {"value": 1}}  # what nbclient does by default
+
+
+def test_the_explorer_template_drops_every_cdn_link_of_voilas_lab_template(monkeypatch):
+    """The page Voilà serves for the explorer links no stylesheet from a CDN (the icons come with
+    Voilà's own bundle): every ``<link>`` to a CDN in the "lab" template it extends is one the
+    explorer's template removes.  If Voilà changes those links, this fails before a page does."""
+    import re
+
+    from voila.paths import collect_static_paths, collect_template_paths
+
+    monkeypatch.setenv("JUPYTER_PATH", "")
+    add_template_root()
+    add_template_root()       # idempotent
+    assert os.environ["JUPYTER_PATH"].split(os.pathsep).count(str(ROOT / "explorer" / "_jupyter")) == 1
+    paths = collect_template_paths(["voila", "nbconvert"], TEMPLATE_NAME, prune=True)
+    ours = Path(paths[0]) / "index.html.j2"
+    assert ours.parent.name == TEMPLATE_NAME and ours.is_file()
+    lab = next(Path(path) / "index.html.j2" for path in paths
+               if Path(path).name == "lab" and Path(path).parent.parent.name == "voila")
+    links = re.findall(r"<link[^>]*https?://[^>]*>", lab.read_text(encoding="utf-8"))
+    assert links, "Voilà's lab template links no CDN any more: the explorer's template may go"
+    source = ours.read_text(encoding="utf-8")
+    for link in links:
+        assert f"replace('{link}', '')" in source, link
+    # its static files (Voilà's style bundle with the fonts) are served under the explorer's name
+    static = collect_static_paths(["voila", "nbconvert"], TEMPLATE_NAME)
+    assert any((Path(path) / "voila-style.js").is_file() for path in static)
+    assert cli.voila_config(open_browser=False).VoilaConfiguration.template == TEMPLATE_NAME
+    assert "cdn" not in CONTENT_SECURITY_POLICY and "http" not in CONTENT_SECURITY_POLICY
 
 
 def test_the_demo_profile_settings():

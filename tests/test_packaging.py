@@ -1,4 +1,4 @@
-"""A regular (non-editable) install carries the notebooks and the Adult extract."""
+"""A regular (non-editable) install carries the notebooks, the Adult extract and the Voilà template."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ def test_wheel_ships_notebooks_and_data_and_finds_them(tmp_path):
     assert "explorer/_notebooks/app.ipynb" in names
     assert "explorer/_notebooks/00_data.ipynb" in names
     assert "explorer/core/data/adult.npz" in names
+    assert "explorer/_jupyter/voila/templates/explorer/index.html.j2" in names   # the page Voilà serves
+    assert "explorer/_jupyter/voila/templates/explorer/conf.json" in names
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
                    check=True)

@@ -32,6 +32,7 @@ import os
 import re
 import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import tornado.ioloop
@@ -45,21 +46,42 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-__all__ = ["DemoVoila", "CappedVoilaHandler", "DemoKernelWebsocketHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML", "release_memory"]
+__all__ = ["DemoVoila", "CappedVoilaHandler", "DemoKernelWebsocketHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML",
+           "TEMPLATE_NAME", "add_template_root", "release_memory"]
 
-#: What Voilà's page, ipywidgets and ipympl need and nothing else.  Voilà's template
-#: loads its bundles from the server and runs inline bootstrap scripts; widget views set
-#: inline styles; Voilà's "lab" template takes the Font Awesome icons (buttons, ipympl's
-#: toolbar) from jsDelivr; ipympl draws PNG frames from ``blob:``/``data:`` URLs; downloads
-#: are ``data:`` links; the figure sizer (anywidget) imports its module, sent by the kernel,
-#: from a ``blob:`` URL.  Websockets and the shutdown beacon go to the same origin.
-FONT_CDN = "https://cdn.jsdelivr.net"
+#: The explorer's Voilà template: Voilà's "lab" page without the stylesheets it links from a CDN
+#: (``explorer/_jupyter/voila/templates/explorer``).
+TEMPLATE_NAME = "explorer"
+#: The package's own Jupyter data directory, where Voilà finds that template.
+TEMPLATE_ROOT = Path(__file__).resolve().parent.parent / "_jupyter"
+
+
+def add_template_root() -> str:
+    """Put the package's Jupyter data directory first on ``JUPYTER_PATH`` (once); returns the new value.
+
+    Voilà looks its templates up in the Jupyter data directories when the server starts and again
+    for every static file of a template, so the directory must stay on the path for the server's
+    life.  Kernels inherit the variable; they find nothing else there.
+    """
+    root = str(TEMPLATE_ROOT)
+    entries = [entry for entry in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if entry]
+    if root not in entries:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([root, *entries])
+    return os.environ["JUPYTER_PATH"]
+
+#: What Voilà's page, ipywidgets and ipympl need and nothing else, all from the page's own
+#: origin.  Voilà's template loads its bundles from the server and runs inline bootstrap
+#: scripts; widget views set inline styles; the buttons' Font Awesome icons come with Voilà's
+#: own style bundle (the explorer's template drops the "lab" template's CDN links);
+#: ipympl draws PNG frames from ``blob:``/``data:`` URLs; downloads are ``data:`` links; the
+#: figure sizer (anywidget) imports its module, sent by the kernel, from a ``blob:`` URL.
+#: Websockets and the shutdown beacon go to the same origin.
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
-    f"style-src 'self' 'unsafe-inline' {FONT_CDN}",
+    "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    f"font-src 'self' data: {FONT_CDN}",
+    "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
@@ -334,6 +356,11 @@ class DemoVoila(Voila):
         objects per visitor, kept for the server's lifetime.
         """
         return EventLogger(parent=self)
+
+    def setup_template_dirs(self) -> None:
+        if self.voila_configuration.template == TEMPLATE_NAME:
+            add_template_root()  # before Voilà collects the template's paths
+        super().setup_template_dirs()
 
     def init_settings(self) -> dict:
         settings = super().init_settings()

@@ -43,12 +43,17 @@ def test_binder_route_renders_the_app(browser, tmp_path):
         wait_for_http(f"http://127.0.0.1:{port}/api", server)
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
         started = time.monotonic()
         page.goto(url, timeout=120_000)
         page.wait_for_selector(".explorer-app", timeout=120_000)
         print(f"Binder route rendered in {time.monotonic() - started:.2f} s")
         expect(page.locator(".explorer-data-panel")).to_contain_text("32,561 records", timeout=30_000)
         save_screenshot(page, tmp_path, "binder-app")
+        # the explorer's template: no stylesheet from a CDN, every request to the server itself
+        assert "/voila/templates/explorer/static/" in page.content()
+        assert [url for url in requested if not url.startswith((f"http://127.0.0.1:{port}/", "data:", "blob:"))] == []
         context.close()
     finally:
         server.terminate()

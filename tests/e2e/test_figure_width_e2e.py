@@ -101,7 +101,7 @@ def test_under_the_demo_csp_the_sizer_runs_with_no_violation(browser, tmp_path):
             figures = settle(page)
             assert figures and not clipped(figures)
             assert any(f["rendered"] < f["design"] - 1 for f in figures), figures     # re-rendered by the kernel
-            violations = [line for line in console if "Content Security Policy" in line and "jsdelivr" not in line]
+            violations = [line for line in console if "Content Security Policy" in line]
             assert violations == [], violations
         finally:
             page.close(run_before_unload=True)
