@@ -61,9 +61,18 @@ numpydoc_validation_checks: set[str] = set()
 # numpydoc References list the papers in full; a docstring need not also cite them inline as [1]_.
 suppress_warnings = ["ref.citation"]
 
+# MathJax from the docs extra (jupyter-server-mathjax ships MathJax 2.7 with its STIX web fonts), copied into the
+# site by _copy_mathjax: formulas render offline, and the pages load nothing from another host.
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+mathjax2_config = {
+    "tex2jax": {"ignoreClass": "document", "processClass": "math|output_area"},
+    "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
+}
+MATHJAX_COPY = DOCS / "_mathjax"
+
 html_theme = "pydata_sphinx_theme"
 html_title = "Privacy explorer"
-html_static_path = ["_static"]
+html_static_path = ["_static", str(MATHJAX_COPY)]
 html_theme_options = {
     "navigation_depth": 2,
     "show_toc_level": 2,
@@ -92,6 +101,21 @@ def _copy_notebooks(target: Path = DOCS / "notebooks") -> None:
 
 
 _copy_notebooks()
+
+
+def _copy_mathjax(target: Path = MATHJAX_COPY / "mathjax") -> None:
+    """Copy MathJax (the docs extra's ``jupyter_server_mathjax``) to ``docs/_mathjax/mathjax/`` (not committed),
+    which the site serves as ``_static/mathjax/``."""
+    import shutil
+
+    import jupyter_server_mathjax
+
+    source = Path(jupyter_server_mathjax.__file__).resolve().parent / "static"
+    if not (target / "MathJax.js").is_file():
+        shutil.copytree(source, target, dirs_exist_ok=True)
+
+
+_copy_mathjax()
 
 
 # The docstrings write formulas in plain text, where |x| means an absolute value or a cardinality; in
