@@ -97,7 +97,7 @@ DEMO_FULL_HTML = """<!DOCTYPE html>
 <h1>The demo is full</h1>
 <p>The privacy explorer is serving as many visitors as this server can hold ({cap}) right now.
 Please try again in {retry} seconds: this page reloads itself then.</p>
-<p>To run it on your own computer: <code>pip install privacy-explorer</code>, then
+<p>To run it on your own computer: in a copy of the explorer's source, <code>pip install .</code>, then
 <code>privacy-explorer</code>.</p>
 </body></html>
 """
