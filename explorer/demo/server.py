@@ -69,6 +69,7 @@ def add_template_root() -> str:
         os.environ["JUPYTER_PATH"] = os.pathsep.join([root, *entries])
     return os.environ["JUPYTER_PATH"]
 
+
 #: What Voilà's page, ipywidgets and ipympl need and nothing else, all from the page's own
 #: origin.  Voilà's template loads its bundles from the server and runs inline bootstrap
 #: scripts; widget views set inline styles; the buttons' Font Awesome icons come with Voilà's

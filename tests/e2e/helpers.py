@@ -18,3 +18,9 @@ def save_screenshot(page, tmp_path: Path, name: str) -> Path:
     page.screenshot(path=str(path), full_page=True)
     print(f"screenshot: {path}")
     return path
+
+
+def requests_elsewhere(urls, origin: str) -> list[str]:
+    """The requested ``urls`` that went to another host than ``origin`` (``data:`` and ``blob:`` are the page's own)."""
+    own = origin.rstrip("/") + "/"
+    return [url for url in urls if not url.startswith((own, "data:", "blob:"))]

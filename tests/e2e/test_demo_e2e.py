@@ -30,7 +30,7 @@ from playwright.sync_api import expect
 from explorer.demo import kernels as demo_kernels
 from explorer.demo.visitor import ProtocolVisitor, frame, interact, scripted_visit
 from tests.e2e.conftest import free_port, require_chromium, served
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import open_tab, requests_elsewhere, save_screenshot
 
 V1 = "v1.kernel.websocket.jupyter.org"
 MALFORMED_FRAME = (1 << 40).to_bytes(8, "little") + bytes(8)
@@ -96,7 +96,6 @@ def test_app_works_under_the_csp_and_closing_the_page_stops_its_kernel(browser, 
     with urllib.request.urlopen(url + "voila/static/favicon.ico", timeout=10) as response:
         assert response.status == 200
     requested: list[str] = []
-    url_origin = url.rstrip("/")
     context, page, console = open_demo_page(browser, url, on_request=requested.append)
     try:
         assert "default-src 'self'" in context.csp  # the app's page carries the demo's policy
@@ -121,7 +120,7 @@ def test_app_works_under_the_csp_and_closing_the_page_stops_its_kernel(browser, 
         violations = [line for line in console if "Content Security Policy" in line]
         assert violations == [], violations
         # the buttons' icons come from the page's own origin: no request left it, and the icon font loaded
-        assert [url for url in requested if not url.startswith((url_origin, "data:", "blob:"))] == []
+        assert requests_elsewhere(requested, url) == []
         assert page.evaluate("document.fonts.load('900 16px \"Font Awesome 5 Free\"').then(f => f.length)") > 0
         glyph = page.evaluate("getComputedStyle(document.querySelector('.widget-button .fa'), '::before')"
                               ".fontFamily")
