@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 from benchmarks._common import tee_stdout, timed  # noqa: E402
-from explorer.core import power_means as power_means_module  # noqa: E402
+from explorer.core.dominance import means as power_means_module  # noqa: E402
 from explorer.core.dominance import alpha_grid, risk_curve  # noqa: E402
 
 

@@ -27,14 +27,14 @@ from _common import tee_stdout  # noqa: E402  (benchmarks/_common.py)
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from explorer.core.experiments import (  # noqa: E402
+from explorer.core.mdrr.experiments import (  # noqa: E402
     PAPER_TABLE1,
     adult_mdrr_data,
     compare_with_paper,
     run_table,
     table_view,
 )
-from explorer.core.multidim_rr import (  # noqa: E402
+from explorer.core.mdrr import (  # noqa: E402
     KroneckerMatrix,
     attribute_matrix,
     cluster_attributes,

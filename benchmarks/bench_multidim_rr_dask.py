@@ -16,7 +16,7 @@ import argparse
 import time
 from pathlib import Path
 
-from explorer.core import experiments as ex
+from explorer.core.mdrr import experiments as ex
 
 ORDER = ["cell", "method", "run", "query"]
 

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 from explorer.core import deniability as den  # noqa: E402
-from explorer.core import randomized_response as rr  # noqa: E402
+from explorer.core import rr  # noqa: E402
 
 R, EPSILON = 16, 1.0
 

@@ -4,7 +4,7 @@
 
 Prints figures and ratios measured in this run (never asserts on time):
 
-* MDAV (vectorised, explorer.core.microaggregation.mdav) on the 32,561 Adult records, k = 10,
+* MDAV (vectorised, explorer.core.closeness.microaggregation.mdav) on the 32,561 Adult records, k = 10,
   4 quasi-identifiers (age, education-num, hours-per-week, sex); its scaling in n
   (quadratic in the number of clusters n/k), and a record-by-record MDAV baseline
   on a subsample, in the same run;
@@ -37,7 +37,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from explorer.core.datasets import adult  # noqa: E402
-from explorer.core.t_closeness import (closeness_profile, group_by, mdav, mdav_labels,  # noqa: E402
+from explorer.core.closeness import (closeness_profile, group_by, mdav, mdav_labels,  # noqa: E402
                                        t_close_microaggregation)
 
 QIS = ["age", "education-num", "hours-per-week", "sex"]

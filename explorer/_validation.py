@@ -38,7 +38,8 @@ __all__ = [
 ROW_SUM_TOLERANCE = 1e-9
 
 
-def _fmt(value: Any) -> str:
+def quote(value: Any) -> str:
+    """``repr(value)`` cut to 60 characters: how a message quotes a refused value."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -59,9 +60,9 @@ def check_number(
             try:
                 value = float(value.strip())
             except ValueError:
-                raise ExplorerTypeError(f"{name} must be a number, got {_fmt(value)}") from None
+                raise ExplorerTypeError(f"{name} must be a number, got {quote(value)}") from None
         else:
-            raise ExplorerTypeError(f"{name} must be a number, got {_fmt(value)}")
+            raise ExplorerTypeError(f"{name} must be a number, got {quote(value)}")
     number = float(value)
     if math.isnan(number):
         raise InvalidParameterError(f"{name} must be a number, got NaN")
@@ -69,10 +70,10 @@ def check_number(
         raise InvalidParameterError(f"{name} must be finite, got {number}")
     if minimum is not None and (number < minimum or (number == minimum and not include_minimum)):
         bound = ">=" if include_minimum else ">"
-        raise InvalidParameterError(f"{name} must be {bound} {minimum:g}, got {_fmt(value)}")
+        raise InvalidParameterError(f"{name} must be {bound} {minimum:g}, got {quote(value)}")
     if maximum is not None and (number > maximum or (number == maximum and not include_maximum)):
         bound = "<=" if include_maximum else "<"
-        raise InvalidParameterError(f"{name} must be {bound} {maximum:g}, got {_fmt(value)}")
+        raise InvalidParameterError(f"{name} must be {bound} {maximum:g}, got {quote(value)}")
     return number
 
 
@@ -89,18 +90,18 @@ def check_probability(value: Any, name: str = "p", *, allow_zero: bool = True, a
 def check_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """An integer within bounds (a float with an integral value is accepted)."""
     if isinstance(value, bool):
-        raise ExplorerTypeError(f"{name} must be an integer, got {_fmt(value)}")
+        raise ExplorerTypeError(f"{name} must be an integer, got {quote(value)}")
     if isinstance(value, str):
         try:
             value = float(value.strip())
         except ValueError:
-            raise ExplorerTypeError(f"{name} must be an integer, got {_fmt(value)}") from None
+            raise ExplorerTypeError(f"{name} must be an integer, got {quote(value)}") from None
     if isinstance(value, (numbers.Integral, np.integer)):
         number = int(value)
     elif isinstance(value, (numbers.Real, np.floating)) and float(value).is_integer():
         number = int(value)
     else:
-        raise ExplorerTypeError(f"{name} must be an integer, got {_fmt(value)}")
+        raise ExplorerTypeError(f"{name} must be an integer, got {quote(value)}")
     if minimum is not None and number < minimum:
         raise InvalidParameterError(f"{name} must be >= {minimum}, got {number}")
     if maximum is not None and number > maximum:
@@ -108,11 +109,12 @@ def check_int(value: Any, name: str, *, minimum: int | None = None, maximum: int
     return number
 
 
-def _as_float_array(value: Any, name: str, ndim: int) -> np.ndarray:
+def as_float_array(value: Any, name: str, ndim: int) -> np.ndarray:
+    """``value`` as a float array of ``ndim`` dimensions, refused in words (naming ``name``) otherwise."""
     try:
         array = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be an array of numbers, got {_fmt(value)}") from None
+        raise ExplorerTypeError(f"{name} must be an array of numbers, got {quote(value)}") from None
     if array.ndim != ndim:
         shape = "a vector" if ndim == 1 else "a 2-D matrix"
         raise InvalidParameterError(f"{name} must be {shape}, got an array of shape {array.shape}")
@@ -121,7 +123,7 @@ def _as_float_array(value: Any, name: str, ndim: int) -> np.ndarray:
 
 def check_weights(value: Any, name: str = "weights", *, size: int | None = None) -> np.ndarray:
     """Non-negative finite weights, not all zero, returned as a float vector (not normalised)."""
-    weights = _as_float_array(value, name, 1)
+    weights = as_float_array(value, name, 1)
     if weights.size == 0:
         raise InvalidDistributionError(f"{name} must not be empty")
     if size is not None and weights.size != size:
@@ -154,7 +156,7 @@ def check_rr_matrix(matrix: Any, name: str = "matrix", *, tolerance: float = ROW
     Square, entries finite in [0, 1], each row summing to 1 within ``tolerance``.
     The error message names the first offending row (1-based) and its sum.
     """
-    p = _as_float_array(matrix, name, 2)
+    p = as_float_array(matrix, name, 2)
     rows, cols = p.shape
     if rows != cols:
         raise InvalidMatrixError(f"{name} must be square, got {rows} rows and {cols} columns")
@@ -183,7 +185,7 @@ def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
         if rng is not None and int(rng) < 0:
             raise InvalidParameterError(f"{name} seed must be a non-negative integer, got {rng}")
         return np.random.default_rng(rng)
-    raise ExplorerTypeError(f"{name} must be a numpy Generator or an integer seed, got {_fmt(rng)}")
+    raise ExplorerTypeError(f"{name} must be a numpy Generator or an integer seed, got {quote(rng)}")
 
 
 def check_matrix(value: Any, name: str = "X", *, columns: Sequence[str] | None = None, allow_missing: bool = False,
@@ -226,7 +228,7 @@ def check_matrix(value: Any, name: str = "X", *, columns: Sequence[str] | None =
     try:
         matrix = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be a numeric array, got {_fmt(value)}") from None
+        raise ExplorerTypeError(f"{name} must be a numeric array, got {quote(value)}") from None
     if matrix.ndim == 1:
         matrix = matrix[:, None]
     if matrix.ndim != 2:

@@ -87,7 +87,7 @@ class ExplorerApp:
         # Other panels are built when their tab is first opened: the first page renders fast and a
         # visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
         self._factories: dict[str, Any] = {}
-        # Their modules too are imported then (scipy.stats alone costs about a second of start-up).
+        # Their modules too are imported then (matplotlib and each tab's core modules cost start-up time).
         for title, module_name, class_name in (PANEL_TABS if tabs is None else tabs):
             if importlib.util.find_spec(module_name) is None:  # that panel is not part of this build
                 continue

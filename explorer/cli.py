@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "experiment":
         try:
-            from explorer.core.experiments import cli as experiment_cli
+            from explorer.core.mdrr.experiments import cli as experiment_cli
         except ImportError:
             print("privacy-explorer: the experiments are not available in this build", file=sys.stderr)
             return 2

@@ -184,12 +184,12 @@ def lesson_numbers() -> dict[str, float]:
     """Every number quoted by the lessons, computed by the core (cached; Adult is read once)."""
     from explorer.core import deniability as den
     from explorer.core import dominance as dom
-    from explorer.core import multidim_rr as md
+    from explorer.core import mdrr as md
     from explorer.core import permutation as pm
-    from explorer.core import randomized_response as rr
-    from explorer.core import t_closeness as tc
+    from explorer.core import rr
+    from explorer.core import closeness as tc
     from explorer.core.datasets import adult, domingo_muralidhar_example, ruiz_example
-    from explorer.core.experiments import adult_mdrr_data
+    from explorer.core.mdrr.experiments import adult_mdrr_data
 
     n: dict[str, float] = {}
     # Lesson 1: Example 1 of Domingo-Ferrer and Soria-Comas (2018)

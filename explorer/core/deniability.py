@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_distribution, check_epsilon, check_int, check_rr_matrix
-from explorer.core.rr_mechanisms import MAX_CATEGORIES, epsilon_of
+from explorer.core.rr.mechanisms import MAX_CATEGORIES, epsilon_of
 from explorer.errors import ExplorerTypeError, InvalidParameterError
 
 __all__ = [

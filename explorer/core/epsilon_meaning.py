@@ -33,8 +33,9 @@ from numpy.typing import ArrayLike
 
 from explorer._validation import check_epsilon, check_int, check_number, check_weights
 from explorer.core import deniability as den
-from explorer.core import randomized_response as rr
-from explorer.core.t_closeness import closeness_for_epsilon, worst_case_cluster
+from explorer.core import rr
+from explorer.core.rr.mechanisms import check_codes
+from explorer.core.closeness import closeness_for_epsilon, worst_case_cluster
 from explorer.errors import DatasetError, InvalidParameterError
 
 __all__ = ["EpsilonReading", "read_epsilon", "epsilon_summary_lines", "attribute_codes"]
@@ -78,7 +79,7 @@ class EpsilonReading:
         max_u pi_u: the best guess without any report.
     t : float
         exp(eps/2), the t of t-closeness that gives eps-DP.
-    cluster : explorer.core.t_closeness.WorstCaseCluster
+    cluster : explorer.core.closeness.WorstCaseCluster
         The most concentrated cluster still exp(eps/2)-close (Example 3 generalised).
     n : int
         Number of reports the accuracy figures assume.
@@ -247,7 +248,7 @@ def read_epsilon(epsilon: float, prior: ArrayLike, *, labels: Sequence[Any] | No
         n = check_int(n, "n", minimum=1, maximum=10_000_000)
         truth_codes = generator.choice(r, size=n, p=pi)
     else:
-        truth_codes = rr._check_codes(codes, r, "codes", allow_empty=False)
+        truth_codes = check_codes(codes, r, "codes", allow_empty=False)
         n = int(truth_codes.size)
     truth = np.bincount(truth_codes, minlength=r) / n
     bounds = rr.error_bounds(reported, n, alpha)
@@ -268,7 +269,7 @@ def read_epsilon(epsilon: float, prior: ArrayLike, *, labels: Sequence[Any] | No
     )
 
 
-def _fmt(value: float, digits: int = 3) -> str:
+def quote(value: float, digits: int = 3) -> str:
     if math.isinf(value):
         return "unbounded"
     if value >= 1e6:
@@ -289,14 +290,14 @@ def epsilon_summary_lines(reading: EpsilonReading, attribute: str = "the attribu
     label = r.labels
     cluster = r.cluster
     return {
-        "odds": (f"Randomized response with epsilon = {_fmt(r.epsilon)}: {r.odds_text}."),
+        "odds": (f"Randomized response with epsilon = {quote(r.epsilon)}: {r.odds_text}."),
         "deniability": (
             f"On {attribute} (H(X) = {r.prior_entropy:.3f} bits), the optimal RR matrix leaves "
             f"H(X|Y) = {r.conditional_entropy:.3f} bits; after the most telling report "
             f"('{label[r.worst_report]}') H(X|Y=v) = {r.worst_report_entropy:.3f} bits, and the best guess of a "
             f"true answer is right with probability {r.best_guess:.3f} (without a report: {r.prior_guess:.3f})."),
         "t-closeness": (
-            f"t = exp(eps/2) = {_fmt(r.t, 4)}: a cluster may raise the share of '{label[cluster.value]}' from "
+            f"t = exp(eps/2) = {quote(r.t, 4)}: a cluster may raise the share of '{label[cluster.value]}' from "
             f"{r.prior[cluster.value]:.3f} to {cluster.distribution[cluster.value]:.3f}; an intruder who knows "
             f"a record's cluster guesses its value with probability {cluster.guessing:.3f} "
             f"(without: {cluster.data_guessing:.3f})."),

@@ -39,8 +39,8 @@ from numpy.typing import ArrayLike
 from scipy.special import ndtri
 
 from explorer._validation import check_int, check_matrix, check_number, check_rng
-from explorer.core.randomized_response import keep_or_uniform_matrix, randomize
-from explorer.core.microaggregation import mdav_labels
+from explorer.core.rr import keep_or_uniform_matrix, randomize
+from explorer.core.closeness.microaggregation import mdav_labels
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -235,7 +235,7 @@ def multivariate_microaggregation(X: ArrayLike, k: int = 3, rng: Any = None) -> 
     -----
     Attributes are standardised (z-scores) before clustering so that no unit
     dominates; the centroids are computed on the original scale.  Clustering is
-    ``explorer.core.microaggregation.mdav_labels`` (cost O(n^2 m / k)).
+    ``explorer.core.closeness.microaggregation.mdav_labels`` (cost O(n^2 m / k)).
     Deterministic: ``rng`` is unused.
 
     Examples
@@ -276,7 +276,7 @@ def pram(X: ArrayLike, p: float = 0.8, rng: Any = None, *, matrix: ArrayLike | N
     Notes
     -----
     Each column's distinct values, sorted, are the categories 0..r-1; reports
-    are drawn with ``explorer.core.randomized_response.randomize`` and mapped
+    are drawn with ``explorer.core.rr.randomize`` and mapped
     back to values.  A column with a single value is left unchanged.
 
     The RR/PRAM matrix is that of Domingo-Ferrer and Soria-Comas (2018),

@@ -1,8 +1,8 @@
 """The "Dominance" tab: power-mean disclosure risk and information loss curves, verdicts, calibration.
 
 Wiring only: the comparison (masking, displacements, curves, verdicts, calibration)
-is :func:`explorer.core.masking_comparison.compare_maskings`, with its work estimate
-:func:`~explorer.core.masking_comparison.comparison_work` (units of
+is :func:`explorer.core.dominance.comparison.compare_maskings`, with its work estimate
+:func:`~explorer.core.dominance.comparison.comparison_work` (units of
 :mod:`explorer.core.cost`, times the seconds per unit measured in this kernel,
 :data:`THROUGHPUT`); the plots are
 :mod:`explorer.plotting.dominance`.  The core's memo (:class:`ComparisonCache`, one
@@ -37,7 +37,7 @@ from explorer.core import dominance as dom
 from explorer.core.datasets import dataset_info, domingo_muralidhar_example, ruiz_example
 from explorer.core.masking import MASKING_METHODS
 from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
-from explorer.core.masking_comparison import (
+from explorer.core.dominance.comparison import (
     PUBLISHED,
     ComparisonCache,
     MaskingConfig,
@@ -64,7 +64,7 @@ N_GRID = 121
 MAX_CONFIGS = 4
 DEFAULTS = [("additive_noise", 0.5), ("rank_swapping", 0.1), ("univariate_microaggregation", 5.0),
             ("data_shuffling", 0.9)]
-#: Seconds per work unit of :func:`~explorer.core.masking_comparison.comparison_work`, measured on the
+#: Seconds per work unit of :func:`~explorer.core.dominance.comparison.comparison_work`, measured on the
 #: comparisons this kernel runs (the reference rate until the first one of at least 0.05 s).
 THROUGHPUT = Throughput(REFERENCE_SECONDS_PER_UNIT)
 

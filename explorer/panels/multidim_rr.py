@@ -1,7 +1,7 @@
 """The "Multi-attribute RR" tab: RR-Independent, RR-Clusters and RR-Adjustment on real data (Domingo-Ferrer and Soria-Comas, 2022).
 
-Wiring only: every number comes from :mod:`explorer.core.multidim_rr` and
-:mod:`explorer.core.experiments`.  The dependence heatmap and the clusters of
+Wiring only: every number comes from :mod:`explorer.core.mdrr` and
+:mod:`explorer.core.mdrr.experiments`.  The dependence heatmap and the clusters of
 Algorithm 1 follow the controls at once; Monte Carlo runs (Figure 3's curves, or
 a Table 1 row for the chosen p) run behind a button in the shared
 :class:`~explorer.panels._base.BackgroundTask` (thread, progress bar, Cancel) and
@@ -24,7 +24,7 @@ import pandas as pd
 import traitlets
 
 from explorer.core import datasets
-from explorer.core.experiments import (
+from explorer.core.mdrr.experiments import (
     ADULT_MDRR_ATTRIBUTES,
     FIGURE_SIGMAS,
     METHODS,
@@ -37,7 +37,7 @@ from explorer.core.experiments import (
     run_table,
     summarize,
 )
-from explorer.core.multidim_rr import (
+from explorer.core.mdrr import (
     EXAMPLE1_MARGINALS,
     EXAMPLE1_REPORTS,
     attribute_matrix,

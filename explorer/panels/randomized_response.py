@@ -1,6 +1,6 @@
 """The "Randomized response" tab: design an RR matrix and see its epsilon, posterior and deniability.
 
-Wiring only: every number comes from :mod:`explorer.core.randomized_response`
+Wiring only: every number comes from :mod:`explorer.core.rr`
 and :mod:`explorer.core.deniability`; every drawing from
 :mod:`explorer.plotting.randomized_response`.  A bad value (in a control or in
 the custom matrix) is shown in words on the status line and the last valid
@@ -18,9 +18,9 @@ import pandas as pd
 
 from explorer._validation import check_int, check_probability, check_weights
 from explorer.core import deniability as den
-from explorer.core import randomized_response as rr
+from explorer.core import rr
 from explorer.core.datasets import dataset_info
-from explorer.core.rr_simulation import MAX_SAMPLE, is_singular, simulate_estimation
+from explorer.core.rr.simulation import MAX_SAMPLE, is_singular, simulate_estimation
 from explorer.errors import (
     ConfigurationError,
     DatasetError,
@@ -593,10 +593,10 @@ class RandomizedResponsePanel:
     def run_simulation(self) -> dict[str, Any]:
         """Draw a sample, randomize it with the current matrix, estimate with all four methods.
 
-        The numbers come from :func:`explorer.core.rr_simulation.simulate_estimation`; this draws them.
+        The numbers come from :func:`explorer.core.rr.simulation.simulate_estimation`; this draws them.
         Returns (and keeps as ``self.simulation``) the drawn values: ``values`` (true and each
         method's estimate), ``errors`` (half-width of the bars), ``bounds``, ``n`` and ``result``
-        (the :class:`~explorer.core.rr_simulation.EstimationSimulation`).
+        (the :class:`~explorer.core.rr.simulation.EstimationSimulation`).
         """
         if self.matrix is None or self.status.is_error:
             raise InvalidParameterError("fix the error shown above before simulating")

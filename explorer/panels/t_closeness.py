@@ -1,7 +1,7 @@
 """The "t-closeness" tab: cluster distributions against the data set, exp(eps/2)-closeness and deniability.
 
 Wiring only: clusterings, profiles and the worst-case cluster come from
-:mod:`explorer.core.t_closeness`; the plots from :mod:`explorer.plotting.t_closeness`.
+:mod:`explorer.core.closeness`; the plots from :mod:`explorer.plotting.t_closeness`.
 Clusterings are cached by (data set, quasi-identifiers, method, k, ...) and
 computed automatically only when cheap; otherwise the views are greyed and
 marked "out of date: press Compute" until Compute has run.  Moving
@@ -24,7 +24,7 @@ import traitlets
 
 from explorer.core import datasets
 from explorer.core.datasets import dataset_info
-from explorer.core.t_closeness import (
+from explorer.core.closeness import (
     ClosenessProfile,
     Clustering,
     closeness_for_epsilon,
@@ -72,7 +72,7 @@ DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "e
 def worst_note(worst: Any, categories: Any) -> str:
     """The worst admissible cluster in words, naming the raised value by its category label.
 
-    ``worst`` is a :class:`~explorer.core.cluster_profile.WorstCaseCluster`; its
+    ``worst`` is a :class:`~explorer.core.closeness.profile.WorstCaseCluster`; its
     ``note`` names the value by its index, which users do not see anywhere.
     """
     label = str(categories[worst.value]) if 0 <= worst.value < len(categories) else f"value {worst.value}"

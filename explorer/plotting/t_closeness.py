@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import StepPatch
 from matplotlib.text import Text
 
-from explorer.core.cluster_profile import cluster_count_over_t
+from explorer.core.closeness.profile import cluster_count_over_t
 
 __all__ = [
     "ClusterRatioArtists",
@@ -63,7 +63,7 @@ class ClusterRatioArtists:
                ylabel: str | None = None) -> int:
         """Show ``distances`` sorted in decreasing order against ``t``; return the number violating.
 
-        The count comes from :func:`explorer.core.cluster_profile.cluster_count_over_t`.
+        The count comes from :func:`explorer.core.closeness.profile.cluster_count_over_t`.
         """
         d = np.sort(np.asarray(distances, dtype=float))[::-1]
         n = d.size

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from explorer.core.cost import UNITS, curve_work, masking_work, microaggregation_work, permutation_work
-from explorer.core.masking_comparison import ComparisonCache, compare_maskings, comparison_work
+from explorer.core.dominance.comparison import ComparisonCache, compare_maskings, comparison_work
 
 
 def test_masking_work_is_linear_in_records_and_attributes_for_a_pass():

@@ -24,7 +24,7 @@ from explorer.core.deniability import (
     posterior_odds_bound,
     reported_distribution,
 )
-from explorer.core.randomized_response import (
+from explorer.core.rr import (
     epsilon_of,
     estimate_frequencies,
     optimal_matrix,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy.stats import pmean
 
 from explorer.core import permutation as permutation_module
-from explorer.core import power_means as power_means_module
+from explorer.core.dominance import means as power_means_module
 from explorer.core.datasets import ruiz_example
 from explorer.core.dominance import (
     Curve,

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from explorer.core import deniability as den
-from explorer.core import randomized_response as rr
+from explorer.core import rr
 from explorer.core.epsilon_meaning import epsilon_summary_lines, read_epsilon
-from explorer.core.t_closeness import closeness_for_epsilon, worst_case_cluster
+from explorer.core.closeness import closeness_for_epsilon, worst_case_cluster
 from explorer.errors import ExplorerError
 
 

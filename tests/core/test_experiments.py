@@ -1,4 +1,4 @@
-"""Tests of explorer.core.experiments (003 Tables 1-2, Figures 2-3) with few runs."""
+"""Tests of explorer.core.mdrr.experiments (003 Tables 1-2, Figures 2-3) with few runs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pandas as pd
 import pytest
 
-from explorer.core.experiments import (
+from explorer.core.mdrr.experiments import (
     METHODS,
     PAPER_TABLE1,
     PAPER_TABLE2,

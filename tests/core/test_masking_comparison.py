@@ -10,7 +10,7 @@ import pytest
 
 from explorer.core.datasets import ruiz_example
 from explorer.core.dominance import alpha_grid, theta_grid
-from explorer.core.masking_comparison import (
+from explorer.core.dominance.comparison import (
     PUBLISHED,
     ComparisonCache,
     MaskingConfig,

@@ -1,4 +1,4 @@
-"""Tests of explorer.core.multidim_rr (paper 003: Protocols 1-2, Sections 4-6, Algorithms 1-2)."""
+"""Tests of explorer.core.mdrr (paper 003: Protocols 1-2, Sections 4-6, Algorithms 1-2)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from scipy.stats.contingency import association
 
 from explorer.core.datasets import adult
-from explorer.core.experiments import ADULT_MDRR_ATTRIBUTES, adult_mdrr_data
-from explorer.core.multidim_rr import (
+from explorer.core.mdrr.experiments import ADULT_MDRR_ATTRIBUTES, adult_mdrr_data
+from explorer.core.mdrr import (
     CountQuery,
     GRRMatrix,
     KroneckerMatrix,
@@ -41,7 +41,7 @@ from explorer.core.multidim_rr import (
     rr_joint,
     secure_sum_count,
 )
-from explorer.core.randomized_response import epsilon_of, estimate_frequencies, keep_or_uniform_matrix
+from explorer.core.rr import epsilon_of, estimate_frequencies, keep_or_uniform_matrix
 from explorer.errors import (
     DatasetError,
     ExplorerError,
@@ -381,7 +381,7 @@ def test_cluster_dependence_by_brute_force(m, seed, data):
 
 def test_algorithm1_merges_the_pair_of_clusters_of_largest_cluster_dependence(monkeypatch):
     # Algorithm 1 measures clusters with cluster_dependence itself: counting its calls shows it.
-    import explorer.core.rr_dependence as module
+    import explorer.core.mdrr.dependence as module
     calls = []
     original = module.cluster_dependence
 

@@ -1,4 +1,4 @@
-"""Tests of explorer.core.randomized_response (Domingo-Ferrer and Soria-Comas 2018, Sections II-III;
+"""Tests of explorer.core.rr (Domingo-Ferrer and Soria-Comas 2018, Sections II-III;
 Domingo-Ferrer and Soria-Comas 2022, Sections 2.1-2.3, 6.3-6.4)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.randomized_response import (
+from explorer.core.rr import (
     ErrorBounds,
     FrequencyEstimate,
     IllConditionedMatrixWarning,
@@ -32,7 +32,7 @@ from explorer.core.randomized_response import (
     report_counts,
     warner_matrix,
 )
-from explorer.core.rr_mechanisms import GRRMatrix, KroneckerMatrix
+from explorer.core.rr.mechanisms import GRRMatrix, KroneckerMatrix
 from explorer.errors import (
     ExplorerTypeError,
     InvalidDistributionError,
@@ -348,7 +348,7 @@ def test_average_of_many_inversions_is_close_to_truth():
 @pytest.mark.parametrize("r, n", [(3, 100), (16, 300_000), (150, 40_000)])
 def test_randomize_table_path_is_exact(r, n):
     # The bin-table path must give exactly the inverse CDF (count of cumulative entries <= draw).
-    from explorer.core.randomized_response import _category_of_draws, _row_cumulative
+    from explorer.core.rr.mechanisms import _category_of_draws, _row_cumulative
     rng = np.random.default_rng(r)
     m = rng.dirichlet(np.full(r, 0.3), size=r)
     m[:, 1] = 0.0

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 def test_average_ranks_equal_scipys_rankdata(values):
     from scipy.stats import rankdata
 
-    from explorer.core.ranks import _average_ranks
+    from explorer.core.permutation.ranking import _average_ranks
 
     np.testing.assert_array_equal(_average_ranks(np.asarray(values, dtype=float)),
                                   rankdata(values, method="average"))
@@ -21,7 +21,7 @@ def test_the_rr_and_permutation_cores_do_not_import_scipy_stats():
     import subprocess
     import sys
 
-    code = ("import sys, explorer.core.rr_estimation, explorer.core.ranks, explorer.core.permutation; "
+    code = ("import sys, explorer.core.rr.estimation, explorer.core.permutation.ranking, explorer.core.permutation; "
             "print('scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

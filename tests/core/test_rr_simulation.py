@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from explorer.core import randomized_response as rr
-from explorer.core.rr_simulation import EstimationSimulation, is_singular, simulate_estimation
+from explorer.core import rr
+from explorer.core.rr.simulation import EstimationSimulation, is_singular, simulate_estimation
 from explorer.errors import ExplorerError
 
 

@@ -1,4 +1,4 @@
-"""Tests of explorer.core.t_closeness: Domingo-Ferrer and Soria-Comas (2018), Section IV (Eq. 7, Prop. 1, Examples 2-3)."""
+"""Tests of explorer.core.closeness: Domingo-Ferrer and Soria-Comas (2018), Section IV (Eq. 7, Prop. 1, Examples 2-3)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.core.t_closeness import (
+from explorer.core.closeness import (
     MISSING_LABEL,
     closeness_for_epsilon,
     closeness_profile,
@@ -34,7 +34,7 @@ from explorer.core.t_closeness import (
     worst_case_cluster,
 )
 from explorer.core.datasets import adult
-from explorer.core.microaggregation import encode_quasi_identifiers
+from explorer.core.closeness.microaggregation import encode_quasi_identifiers
 from explorer.errors import DatasetError, ExplorerError, ExplorerTypeError, InvalidParameterError
 
 E = math.e

@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 
 from explorer import lessons as L  # noqa: E402
 from explorer.core import deniability as den  # noqa: E402
-from explorer.core import t_closeness as tc  # noqa: E402
+from explorer.core import closeness as tc  # noqa: E402
 from explorer.panels.lesson import (  # noqa: E402
     CheckQuestion,
     LessonPanel,

@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from explorer.core import datasets  # noqa: E402
-from explorer.core.randomized_response import optimal_matrix  # noqa: E402
+from explorer.core.rr import optimal_matrix  # noqa: E402
 from explorer.errors import ExplorerError
 from explorer.panels._base import AppState  # noqa: E402
 from explorer.panels.randomized_response import (  # noqa: E402
@@ -512,7 +512,7 @@ def test_a_configuration_load_sets_the_tabs_epsilon_and_redraws_it():
 
 
 def test_simulation_numbers_are_cores():
-    from explorer.core.rr_simulation import simulate_estimation
+    from explorer.core.rr.simulation import simulate_estimation
     panel = RandomizedResponsePanel(state=AppState())
     panel.n_samples.value, panel.seed.value = 3_000, 9
     shown = panel.run_simulation()
@@ -565,7 +565,7 @@ def _not_in_users_words(panel) -> list[str]:
 
 
 def rr_methods():
-    from explorer.core.randomized_response import ESTIMATION_METHODS
+    from explorer.core.rr import ESTIMATION_METHODS
     return ESTIMATION_METHODS
 
 

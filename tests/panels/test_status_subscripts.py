@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from explorer.core import displacement, risk_loss
-from explorer.core.rr_dependence import cluster_attributes
+from explorer.core.dominance import displacement, risk_loss
+from explorer.core.mdrr.dependence import cluster_attributes
 from explorer.errors import ExplorerError
 from explorer.panels._base import StatusLine
 from explorer.panels._format import _SUBSCRIPT

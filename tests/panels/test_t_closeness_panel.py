@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from explorer.core.datasets import adult
-from explorer.core.t_closeness import closeness_for_epsilon
+from explorer.core.closeness import closeness_for_epsilon
 from explorer.panels._base import AppState
 from explorer.panels.t_closeness import TClosenessPanel
 
@@ -324,7 +324,7 @@ def test_the_cluster_table_and_the_worst_cluster_sentence_are_in_users_words(pan
 
 
 def test_the_worst_cluster_sentence_names_adults_occupation_label():
-    from explorer.core.t_closeness import worst_case_cluster
+    from explorer.core.closeness import worst_case_cluster
     from explorer.panels.t_closeness import worst_note
 
     counts = adult()["occupation"].value_counts(sort=False)

@@ -9,7 +9,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from explorer.core.deniability import deniability_curve, deniability_entropies, example1_matrix, posterior_matrix
-from explorer.core.randomized_response import optimal_matrix
+from explorer.core.rr import optimal_matrix
 from explorer.plotting.randomized_response import (
     encode_png,
     format_epsilon,

@@ -77,7 +77,7 @@ def test_worst_case_example_3_text():
 
 
 def test_ratio_bars_count_is_the_core_count_boundary_included():
-    from explorer.core.t_closeness import cluster_count_over_t
+    from explorer.core.closeness import cluster_count_over_t
 
     distances = [1.0, 2.0, 2.0 + 1e-12, math.inf, 3.0]
     count = cluster_count_over_t(distances, 2.0)

@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import spatial
 
 from explorer._validation import check_int, check_rng
-from explorer.core.ranks import _check_ties, _pair, _ranks_1d, numeric_matrix
+from explorer.core.permutation.ranking import _check_ties, _pair, _ranks_1d, numeric_matrix
 from explorer.errors import DatasetError, InvalidParameterError
 
 __all__ = ["PermutationDistances", "permutation_distances"]

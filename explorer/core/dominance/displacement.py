@@ -33,11 +33,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from explorer._validation import _fmt, check_number, check_rng
-from explorer.core._measure_input import vector as _vector
+from explorer._validation import quote, check_number, check_rng
+from explorer.core.dominance._input import vector as _vector
 from explorer.core.masking import mask
-from explorer.core.ranks import _paired_ranks, numeric_matrix, ranks
-from explorer.core.reverse_mapping import reverse_map_frame
+from explorer.core.permutation.ranking import paired_ranks, numeric_matrix, ranks
+from explorer.core.permutation.reverse_mapping import reverse_map_frame
 from explorer.errors import ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -109,7 +109,7 @@ def rank_displacement(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: A
     [3.0, 1e-08, 1e-08, 1.0, -4.0]
     """
     zero = check_number(zero, "zero", minimum=0.0)
-    rx, rz = _paired_ranks(x, z, ties, rng)
+    rx, rz = paired_ranks(x, z, ties, rng)
     n = rx.size
     position_of_z_rank = np.empty(n + 1, dtype=np.int64)
     position_of_z_rank[rz] = np.arange(n)
@@ -160,7 +160,7 @@ def displacements_from_matrix(permutation: ArrayLike) -> np.ndarray:
     try:
         p = np.asarray(permutation, dtype=float)
     except (TypeError, ValueError):
-        raise ExplorerTypeError(f"permutation must be a matrix of numbers, got {_fmt(permutation)}") from None
+        raise ExplorerTypeError(f"permutation must be a matrix of numbers, got {quote(permutation)}") from None
     _check_permutation_matrix(p)
     return np.argmax(p, axis=0).astype(np.int64) - np.arange(p.shape[0])
 
@@ -217,7 +217,7 @@ def permutation_extent(permutation: ArrayLike, z: ArrayLike | None = None, *, ti
         p = np.asarray(permutation, dtype=float)
     except (TypeError, ValueError):
         raise ExplorerTypeError(f"permutation must be a matrix or a vector of numbers, "
-                                f"got {_fmt(permutation)}") from None
+                                f"got {quote(permutation)}") from None
     if p.ndim <= 1:
         return _moved_share(_vector(p, "permutation"))
     return _moved_share(displacements_from_matrix(p))
@@ -271,7 +271,7 @@ def displacement_matrix(X: Any, Y: Any, rng: Any = None, *, ties: str = "first",
     """The ``n x p`` matrix of signed rank displacements r_j of an anonymized data set (Ruiz (2018), Section 3).
 
     Each attribute of Y is reverse-mapped onto X (Domingo-Ferrer and Muralidhar (2016), Algorithm 1,
-    :func:`explorer.core.reverse_mapping.reverse_map_frame`) and r_j is read off the permutation
+    :func:`explorer.core.permutation.reverse_mapping.reverse_map_frame`) and r_j is read off the permutation
     (:func:`rank_displacement`); zero displacements are written as 0 (the measures turn them into
     1e-8 where needed).
 

@@ -2,7 +2,7 @@
 
 Domingo-Ferrer and Muralidhar (2016), Definitions 1-2: an anonymized data set
 Y satisfies (d, v)-permuted privacy with respect to an original record x when
-(1) x's permutation distance (:mod:`explorer.core.permutation_distance`) is at
+(1) x's permutation distance (:mod:`explorer.core.permutation.distance`) is at
 least d, and (2) for every attribute j the values of the sorted Y_j whose rank
 is within d of R*_j (the *window* of x, :func:`value_window`) have a variance
 greater than v_j.  The paper's own (d, v) claims hold only when "greater than"
@@ -30,13 +30,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_int, check_number, check_rng
-from explorer.core.permutation_distance import (
+from explorer.core.permutation.distance import (
     PermutationDistances,
     _rank_setup,
     _records_and_data,
     permutation_distances,
 )
-from explorer.core.ranks import _check_ties, _short, numeric_matrix
+from explorer.core.permutation.ranking import _check_ties, _short, numeric_matrix
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -198,7 +198,7 @@ def value_window(record: ArrayLike, Y: Any, d: Any = None, *, ties: str = "rando
         Half-width of the window in ranks; default the record's own
         permutation distance (Table 4's values in parentheses).
     ties, rng
-        As in :func:`explorer.core.permutation_distance.permutation_distances`.
+        As in :func:`explorer.core.permutation.distance.permutation_distances`.
 
     Returns
     -------
@@ -372,7 +372,7 @@ def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng
         Permutation distance for the variance windows; default the data-set
         level distance, min_i d_i.
     ties, rng, missing
-        As in :func:`explorer.core.permutation_distance.permutation_distances`.
+        As in :func:`explorer.core.permutation.distance.permutation_distances`.
 
     Returns
     -------
@@ -474,7 +474,7 @@ def subject_check(record: ArrayLike, Y: Any, d: Any, v: Any, *, ties: str = "ran
     v : float or (m,) floats
         The variance each window must exceed (condition 2).
     ties, rng
-        As in :func:`explorer.core.permutation_distance.permutation_distances`.
+        As in :func:`explorer.core.permutation.distance.permutation_distances`.
     strict : bool
         False (default): a variance equal to v_j is enough, the reading under
         which the paper's own claims hold; True: the printed "greater than".

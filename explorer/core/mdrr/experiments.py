@@ -35,18 +35,18 @@ import pandas as pd
 
 from explorer._validation import check_epsilon, check_int, check_number, check_probability
 from explorer.core.datasets import adult, adult6
-from explorer.core.rr_adjustment import rr_adjust
-from explorer.core.rr_count_queries import (
+from explorer.core.mdrr.adjustment import rr_adjust
+from explorer.core.mdrr.count_queries import (
     count_query_errors,
     query_frequency_clusters,
     query_frequency_independent,
     query_frequency_weighted,
     random_count_query,
 )
-from explorer.core.rr_dependence import DEPENDENCE_METHODS, cluster_attributes, dependence_matrix
-from explorer.core.rr_estimation import PROPER_METHODS
-from explorer.core.rr_mechanisms import MECHANISMS, n_combinations
-from explorer.core.rr_protocols import CategoricalData, encode_categorical, rr_clusters, rr_independent
+from explorer.core.mdrr.dependence import DEPENDENCE_METHODS, cluster_attributes, dependence_matrix
+from explorer.core.rr.estimation import PROPER_METHODS
+from explorer.core.rr.mechanisms import MECHANISMS, n_combinations
+from explorer.core.mdrr.protocols import CategoricalData, encode_categorical, rr_clusters, rr_independent
 from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
 
 __all__ = [

@@ -9,7 +9,7 @@ The power mean (Hölder mean) of non-negative values ``x_1..x_n`` with weights `
 
 is the function ``J(p, alpha)`` of Domingo-Ferrer and Soria-Comas (2018), Eq. 8 [1]_, and the form of every
 measure of Ruiz (2018) [2]_: ``D_j(alpha)``, ``I_k(theta)``, ``D(alpha, beta)`` and ``I(theta, pi)``
-(:mod:`explorer.core.risk_loss`).
+(:mod:`explorer.core.dominance.risk_loss`).
 
 How it is computed:
 
@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_weights
-from explorer.core._measure_input import exponent as _exponent, exponents as _exponents, vector as _vector
+from explorer.core.dominance._input import exponent as _exponent, exponents as _exponents, vector as _vector
 
 __all__ = ["power_mean", "power_means"]
 

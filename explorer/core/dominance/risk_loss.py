@@ -1,7 +1,7 @@
 """Disclosure risk D_j and information loss I_k, their data-set aggregates and curves (Ruiz (2018), Props. 3-7).
 
-Every measure of Ruiz (2018) [1]_ is a power mean (:mod:`explorer.core.power_means`) of rank displacements
-(:mod:`explorer.core.displacement`):
+Every measure of Ruiz (2018) [1]_ is a power mean (:mod:`explorer.core.dominance.means`) of rank displacements
+(:mod:`explorer.core.dominance.displacement`):
 
 * ``D_j(alpha)``: the power mean of ``|r_j|`` for ``alpha <= 1`` (Prop. 3).  The larger ``D_j``,
   the further records moved, the *lower* the disclosure risk; ``alpha`` is the aversion to
@@ -41,18 +41,18 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from explorer._validation import _fmt, check_int, check_matrix, check_number
-from explorer.core._measure_input import check_domain as _check_domain
-from explorer.core._measure_input import exponent as _exponent
-from explorer.core._measure_input import exponents as _exponents
-from explorer.core._measure_input import vector as _vector
-from explorer.core.displacement import (
+from explorer._validation import quote, check_int, check_matrix, check_number
+from explorer.core.dominance._input import check_domain as _check_domain
+from explorer.core.dominance._input import exponent as _exponent
+from explorer.core.dominance._input import exponents as _exponents
+from explorer.core.dominance._input import vector as _vector
+from explorer.core.dominance.displacement import (
     ZERO_DISPLACEMENT,
     permutation_extent,
     relative_displacement,
     snap_zeros,
 )
-from explorer.core.power_means import _power_means_kernel, column_power_means
+from explorer.core.dominance.means import _power_means_kernel, column_power_means
 from explorer.errors import ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -275,7 +275,7 @@ def _aggregate(values: ArrayLike, exponent: float, name: str, minimum_rows: int)
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be numbers, got {_fmt(values)}") from None
+        raise ExplorerTypeError(f"{name} must be numbers, got {quote(values)}") from None
     if array.ndim == 1:
         x = _vector(array, name, allow_negative=False)
         return float(_power_means_kernel(x, np.ones_like(x), np.array([exponent]))[0])
@@ -382,7 +382,7 @@ def tally(r: ArrayLike) -> Tally:
 
 def tally_differences(r_a: ArrayLike, r_b: ArrayLike) -> Tally:
     """The distinct |r_j - r_j'| of a pair of attributes and their counts (Ruiz (2018), Prop. 5: the absolute values of Delta(r_k), see
-    :func:`explorer.core.displacement.relative_displacement`).
+    :func:`explorer.core.dominance.displacement.relative_displacement`).
 
     References
     ----------

@@ -18,8 +18,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from explorer._validation import check_int, check_number
-from explorer.core.rr_mechanisms import _check_codes, _code_matrix, n_combinations
-from explorer.core.rr_protocols import joint_codes
+from explorer.core.rr.mechanisms import check_codes, code_matrix, n_combinations
+from explorer.core.mdrr.protocols import joint_codes
 from explorer.errors import InvalidParameterError
 
 __all__ = ["EXAMPLE1_REPORTS", "EXAMPLE1_MARGINALS", "AdjustmentResult", "rr_adjust"]
@@ -84,10 +84,10 @@ def rr_adjust(reports: Any, marginal_estimates: Sequence[Any], *, blocks: Sequen
     >>> (out.weights * 32).round(6).tolist()[3:7]
     [3.0, 2.0, 2.0, 4.0]
     """
-    y = _code_matrix(reports, "reports")
+    y = code_matrix(reports, "reports")
     if y.shape[0] == 0:
         raise InvalidParameterError(f"reports must hold at least one record, got shape {y.shape}")
-    y = y.astype(np.int64, copy=False) if cardinalities is None else _check_codes(y, cardinalities, "reports")
+    y = y.astype(np.int64, copy=False) if cardinalities is None else check_codes(y, cardinalities, "reports")
     n, m = y.shape
     blocks = [[j] for j in range(m)] if blocks is None else [list(map(int, b)) for b in blocks]
     if len(blocks) != len(marginal_estimates):

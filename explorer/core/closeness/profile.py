@@ -1,8 +1,8 @@
 """The closeness profile of a clustering: each cluster's distribution of the sensitive attribute.
 
-A clustering of the records (:mod:`explorer.core.microaggregation`) gives, for each cluster, the
+A clustering of the records (:mod:`explorer.core.closeness.microaggregation`) gives, for each cluster, the
 distribution of the sensitive attribute inside it.  The data set is t-close when every cluster's
-distribution is within distance t of the whole data set's (:mod:`explorer.core.closeness_distance`).
+distribution is within distance t of the whole data set's (:mod:`explorer.core.closeness.distance`).
 With the cluster as the "reported value", the deniability reading of Domingo-Ferrer and Soria-Comas
 (2018) [1]_, Section II-A, says what an intruder who learns a person's cluster can guess (Examples 2-3 of
 that paper; :func:`worst_case_cluster` is Example 3 generalised).
@@ -27,11 +27,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from explorer._validation import _as_float_array, check_epsilon, check_int, check_number
-from explorer.core.closeness_distance import (_DISTANCE_FUNCTIONS, _check_distance, closeness_for_epsilon,
+from explorer._validation import as_float_array, check_epsilon, check_int, check_number
+from explorer.core.closeness.distance import (_DISTANCE_FUNCTIONS, _check_distance, closeness_for_epsilon,
                                               ratio_distance)
 from explorer.core.deniability import entropy
-from explorer.core.microaggregation import Clustering, _check_frame, _is_numeric
+from explorer.core.closeness.microaggregation import Clustering, _check_frame, _is_numeric
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidDistributionError, InvalidParameterError
 
 __all__ = [
@@ -360,7 +360,7 @@ def cluster_count_over_t(distances: ClosenessProfile | ArrayLike, t: float | Non
         if t is None:
             t = distances.t
     else:
-        d = _as_float_array(distances, "distances", 1)
+        d = as_float_array(distances, "distances", 1)
     bad = np.isnan(d) | (d < 0)
     if bad.any():
         raise InvalidParameterError(f"distances must be non-negative numbers, got {float(d[bad][0])!r} "

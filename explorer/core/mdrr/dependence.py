@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 
 from explorer._validation import check_int, check_number, check_rng
-from explorer.core.rr_estimation import _frequencies, make_proper
-from explorer.core.rr_mechanisms import KroneckerMatrix, cluster_matrix, n_combinations
-from explorer.core.rr_protocols import CategoricalData, _attribute_matrices, encode_categorical, joint_codes
+from explorer.core.rr.estimation import code_frequencies, make_proper
+from explorer.core.rr.mechanisms import KroneckerMatrix, cluster_matrix, n_combinations
+from explorer.core.mdrr.protocols import CategoricalData, _attribute_matrices, encode_categorical, joint_codes
 from explorer.errors import ExplorerTypeError, InvalidParameterError
 
 __all__ = [
@@ -204,7 +204,7 @@ def dependence_matrix(data: CategoricalData | pd.DataFrame, method: str = "true"
             for j in range(i + 1, m):
                 cm = cluster_matrix((cards[i], cards[j]), (mats[i].epsilon, mats[j].epsilon))
                 rep = cm.randomize(joint_codes(codes[:, [i, j]], (cards[i], cards[j])), rng)
-                lam = _frequencies(rep, cm.n_categories)
+                lam = code_frequencies(rep, cm.n_categories)
                 est, _ = make_proper(cm.solve(lam), proper, matrix=cm, lam=lam)
                 tables[(i, j)] = est.reshape(cards[i], cards[j])
     dep = np.eye(m)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from explorer._validation import _fmt, check_number
+from explorer._validation import quote, check_number
 from explorer.errors import DomainError, ExplorerTypeError, InvalidParameterError
 
 __all__: list[str] = []
@@ -20,11 +20,11 @@ __all__: list[str] = []
 def vector(values: Any, name: str, *, allow_negative: bool = True) -> np.ndarray:
     """A non-empty 1-D vector of finite numbers (the message names ``name`` and what was wrong)."""
     if isinstance(values, (str, bytes)):
-        raise ExplorerTypeError(f"{name} must be a vector of numbers, got {_fmt(values)}")
+        raise ExplorerTypeError(f"{name} must be a vector of numbers, got {quote(values)}")
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be a vector of numbers, got {_fmt(values)}") from None
+        raise ExplorerTypeError(f"{name} must be a vector of numbers, got {quote(values)}") from None
     if array.ndim == 0:
         array = array.reshape(1)
     if array.ndim != 1:
@@ -53,7 +53,7 @@ def exponents(values: Any, name: str) -> np.ndarray:
     try:
         array = np.asarray(values, dtype=float).ravel()
     except (TypeError, ValueError):
-        raise ExplorerTypeError(f"{name} must be numbers, got {_fmt(values)}") from None
+        raise ExplorerTypeError(f"{name} must be numbers, got {quote(values)}") from None
     if array.size == 0:
         raise InvalidParameterError(f"{name} must not be empty")
     if np.isnan(array).any():

@@ -8,13 +8,13 @@ the crossings.
 This module is also the one-stop import of the whole power-mean toolkit (every name below stays
 importable from here); each concept lives in its own module:
 
-* :mod:`explorer.core.displacement`: rank displacements r_j, the permutation extent T_j and the
+* :mod:`explorer.core.dominance.displacement`: rank displacements r_j, the permutation extent T_j and the
   difference vector Delta(r_k) (Section 3, Props. 2 and 5);
-* :mod:`explorer.core.power_means`: power means for every exponent, in log space;
-* :mod:`explorer.core.risk_loss`: D_j, TD_j, I_k, D(alpha, beta), I(theta, pi) and their curves
+* :mod:`explorer.core.dominance.means`: power means for every exponent, in log space;
+* :mod:`explorer.core.dominance.risk_loss`: D_j, TD_j, I_k, D(alpha, beta), I(theta, pi) and their curves
   (Props. 3 and 5-7);
 * this module: dominance verdicts and crossings (Defs. 2 and 4);
-* :mod:`explorer.core.calibration`: the calibration view of Domingo-Ferrer and Soria-Comas (2018),
+* :mod:`explorer.core.dominance.calibration`: the calibration view of Domingo-Ferrer and Soria-Comas (2018),
   Section VI-B [2]_.
 
 The conventions and errata followed are listed in the documentation page "Conventions and errata
@@ -38,14 +38,14 @@ from typing import Callable
 import numpy as np
 
 from explorer._validation import check_number
-from explorer.core.calibration import (
+from explorer.core.dominance.calibration import (
     CalibrationPoint,
     best_calibration,
     calibration_path,
     calibration_point,
     sample_records,
 )
-from explorer.core.displacement import (
+from explorer.core.dominance.displacement import (
     DISPLACEMENT_CONVENTIONS,
     ZERO_DISPLACEMENT,
     displacement_matrix,
@@ -54,8 +54,8 @@ from explorer.core.displacement import (
     permutation_extent,
     relative_displacement,
 )
-from explorer.core.power_means import power_mean, power_means
-from explorer.core.risk_loss import (
+from explorer.core.dominance.means import power_mean, power_means
+from explorer.core.dominance.risk_loss import (
     Curve,
     Tally,
     alpha_grid,

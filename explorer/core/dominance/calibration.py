@@ -2,7 +2,7 @@
 
 A controller with risk aversion ``alpha_1 <= 1`` and loss aversion ``theta_2 >= 1`` places each
 masking configuration at the point ``(D(alpha_1, beta), I(theta_2, pi))`` of the data-set measures
-of Ruiz (2018) [2]_ (:mod:`explorer.core.risk_loss`), follows the path a method's parameter traces,
+of Ruiz (2018) [2]_ (:mod:`explorer.core.dominance.risk_loss`), follows the path a method's parameter traces,
 and picks the configuration with the least loss that reaches a risk target.
 
 References
@@ -24,11 +24,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_int, check_matrix, check_number, check_rng
-from explorer.core._measure_input import exponent as _exponent
-from explorer.core.displacement import ZERO_DISPLACEMENT, displacement_matrix
+from explorer.core.dominance._input import exponent as _exponent
+from explorer.core.dominance.displacement import ZERO_DISPLACEMENT, displacement_matrix
 from explorer.core.masking import mask
-from explorer.core.ranks import numeric_matrix
-from explorer.core.risk_loss import overall_loss_curve, overall_risk_curve
+from explorer.core.permutation.ranking import numeric_matrix
+from explorer.core.dominance.risk_loss import overall_loss_curve, overall_risk_curve
 
 __all__ = ["CalibrationPoint", "calibration_point", "best_calibration", "calibration_path", "sample_records"]
 

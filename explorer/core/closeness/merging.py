@@ -2,7 +2,7 @@
 
 The k-anonymity-first algorithm of Soria-Comas, Domingo-Ferrer, Sanchez and Martinez (2015) [1]_, which
 Domingo-Ferrer and Soria-Comas (2018) [2]_, Section IV, cite: MDAV clusters of at least k records
-(:func:`explorer.core.microaggregation.mdav_labels`), then merges until every cluster is within t of the
+(:func:`explorer.core.closeness.microaggregation.mdav_labels`), then merges until every cluster is within t of the
 data set.
 
 References
@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 
 from explorer._validation import check_int, check_number
-from explorer.core.cluster_profile import encode_sensitive
-from explorer.core.closeness_distance import _DISTANCE_FUNCTIONS, _check_distance
-from explorer.core.microaggregation import (Clustering, _check_frame, _sq_distances, encode_quasi_identifiers,
+from explorer.core.closeness.profile import encode_sensitive
+from explorer.core.closeness.distance import _DISTANCE_FUNCTIONS, _check_distance
+from explorer.core.closeness.microaggregation import (Clustering, _check_frame, _sq_distances, encode_quasi_identifiers,
                                             mdav_labels)
 from explorer.errors import CancelledError, DatasetError, InvalidParameterError
 
@@ -46,8 +46,8 @@ def t_close_microaggregation(frame: pd.DataFrame, quasi_identifiers: Sequence[st
         in [0, 1] for the EMDs.
     progress : callable, optional
         Called with the fraction done (MDAV, then merging); return ``False`` to cancel.
-    Other parameters as in :func:`~explorer.core.microaggregation.mdav` and
-    :func:`~explorer.core.cluster_profile.closeness_profile`.
+    Other parameters as in :func:`~explorer.core.closeness.microaggregation.mdav` and
+    :func:`~explorer.core.closeness.profile.closeness_profile`.
 
     Returns
     -------
@@ -76,7 +76,7 @@ def t_close_microaggregation(frame: pd.DataFrame, quasi_identifiers: Sequence[st
     Examples
     --------
     >>> import pandas as pd
-    >>> from explorer.core.cluster_profile import closeness_profile
+    >>> from explorer.core.closeness.profile import closeness_profile
     >>> frame = pd.DataFrame({"age": [20, 21, 22, 23, 60, 61, 62, 63], "s": list("aaabbbab")})
     >>> c = t_close_microaggregation(frame, ["age"], "s", 2, 1.5)
     >>> bool(closeness_profile(frame, c, "s").max_distance <= 1.5)

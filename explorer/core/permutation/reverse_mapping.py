@@ -4,7 +4,7 @@ Domingo-Ferrer and Muralidhar (2016), Algorithm 1, reverse-maps an anonymized
 attribute Y onto the original X: Z takes X's own values in Y's rank order, so
 Y = Z + E with a residual noise E that changes no rank.  Ruiz (2018), Prop. 1,
 writes the permutation as a matrix, Z = P X.  Ranks and tie policies come from
-:mod:`explorer.core.ranks`; conventions in ``docs/conventions.md``.
+:mod:`explorer.core.permutation.ranking`; conventions in ``docs/conventions.md``.
 
 References
 ----------
@@ -31,7 +31,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_int, check_rng
-from explorer.core.ranks import _as_vector, _check_ties, _order, _pair, _paired_ranks, _ranks_1d, numeric_matrix
+from explorer.core.permutation.ranking import _as_vector, _check_ties, _order, _pair, paired_ranks, _ranks_1d, numeric_matrix
 from explorer.errors import DatasetError, InvalidParameterError
 
 __all__ = ["MAX_MATRIX_N", "reverse_map", "reverse_map_frame", "residual_noise", "permutation_matrix"]
@@ -270,7 +270,7 @@ def permutation_matrix(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: 
            [1, 0, 0, 0, 0],
            [0, 0, 0, 1, 0]], dtype=int8)
     """
-    rx, rz = _paired_ranks(x, z, ties, rng)
+    rx, rz = paired_ranks(x, z, ties, rng)
     n = rx.size
     if n > MAX_MATRIX_N:
         raise InvalidParameterError(f"n = {n} is too large for a dense {n} x {n} permutation matrix "

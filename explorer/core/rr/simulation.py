@@ -3,7 +3,7 @@
 One pure function, :func:`simulate_estimation`: draw ``n`` true categories (from a
 prior, or a subsample of a data set's own records), randomize them with an RR
 matrix, estimate the true distribution from the reports by every method of
-:data:`explorer.core.rr_estimation.ESTIMATION_METHODS`, and bound the error of the
+:data:`explorer.core.rr.estimation.ESTIMATION_METHODS`, and bound the error of the
 observed report distribution by Eqs. (5)-(6) of Domingo-Ferrer and Soria-Comas
 (2022).  :func:`is_singular` says whether a design can be inverted at all.
 """
@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_int, check_rng, check_rr_matrix, check_weights
-from explorer.core.rr_estimation import (
+from explorer.core.rr.estimation import (
     ESTIMATION_METHODS,
     ErrorBounds,
     error_bounds,
@@ -26,7 +26,7 @@ from explorer.core.rr_estimation import (
     estimate_frequencies,
     report_counts,
 )
-from explorer.core.rr_mechanisms import randomize
+from explorer.core.rr.mechanisms import randomize
 from explorer.errors import InvalidParameterError, SingularMatrixError
 
 __all__ = ["EstimationSimulation", "simulate_estimation", "is_singular"]

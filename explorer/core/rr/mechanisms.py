@@ -272,7 +272,7 @@ class KroneckerMatrix:
 
     @property
     def cardinalities(self) -> tuple[int, ...]:
-        return tuple(_n_categories(f) for f in self.factors)
+        return tuple(matrix_size(f) for f in self.factors)
 
     @property
     def n_categories(self) -> int:
@@ -281,7 +281,7 @@ class KroneckerMatrix:
     @property
     def epsilon(self) -> float:
         """Epsilon of a Kronecker product: the sum of the factors' epsilons."""
-        return float(sum(_epsilon(f) for f in self.factors))
+        return float(sum(matrix_epsilon(f) for f in self.factors))
 
     def to_dense(self) -> np.ndarray:
         if self.n_categories > MAX_DENSE_SOLVE:
@@ -300,7 +300,7 @@ class KroneckerMatrix:
         if all(isinstance(f, GRRMatrix) for f in self.factors):
             return self._sweep_grr(x.copy(), mode)
         for f in self.factors:
-            k = _n_categories(f)
+            k = matrix_size(f)
             block = _apply_first_axis(x.reshape(k, -1), f, mode)   # (k, rest), the factor's axis first
             x = np.ascontiguousarray(block.T).reshape(-1)          # rotate: that axis becomes the last
         return x
@@ -357,7 +357,8 @@ class KroneckerMatrix:
         return self._sweep(ratio, "backward")
 
 
-def _n_categories(matrix: Any) -> int:
+def matrix_size(matrix: Any) -> int:
+    """The number of categories r of an RR matrix (dense or structured)."""
     return matrix.n_categories if isinstance(matrix, (GRRMatrix, KroneckerMatrix)) else int(np.shape(matrix)[0])
 
 
@@ -365,7 +366,8 @@ def _dense(matrix: Any) -> np.ndarray:
     return matrix.to_dense() if isinstance(matrix, (GRRMatrix, KroneckerMatrix)) else np.asarray(matrix, float)
 
 
-def _epsilon(matrix: Any) -> float:
+def matrix_epsilon(matrix: Any) -> float:
+    """The epsilon of an RR matrix, dense or structured (Eq. 6 of Domingo-Ferrer and Soria-Comas (2018))."""
     if isinstance(matrix, (GRRMatrix, KroneckerMatrix)):
         return matrix.epsilon
     return float(epsilon_of(matrix))
@@ -741,7 +743,7 @@ def _as_array(codes: Any, name: str) -> np.ndarray:
         raise ExplorerTypeError(f"{name} must be an array of integer codes") from None
 
 
-def _code_matrix(codes: Any, name: str = "codes", n_attributes: int | None = None) -> np.ndarray:
+def code_matrix(codes: Any, name: str = "codes", n_attributes: int | None = None) -> np.ndarray:
     """Records x attributes: a vector is one attribute (a column); the shape is checked, not the values."""
     array = _as_array(codes, name)
     if array.ndim == 1:
@@ -752,7 +754,7 @@ def _code_matrix(codes: Any, name: str = "codes", n_attributes: int | None = Non
     return array
 
 
-def _check_codes(codes: Any, cardinalities: int | Sequence[int], name: str = "codes", *,
+def check_codes(codes: Any, cardinalities: int | Sequence[int], name: str = "codes", *,
                  allow_empty: bool = False) -> np.ndarray:
     """Integer category codes: a vector for one attribute (``cardinalities`` an int r) or an (n, m) array.
 
@@ -768,7 +770,7 @@ def _check_codes(codes: Any, cardinalities: int | Sequence[int], name: str = "co
         if array.ndim != 1:
             raise InvalidParameterError(f"{name} must be a 1-D array of codes, got shape {array.shape}")
     else:
-        array = _code_matrix(codes, name, len(cards))
+        array = code_matrix(codes, name, len(cards))
     if array.shape[0] == 0:
         if not allow_empty:
             raise InvalidDistributionError(f"{name} must not be empty (an empty sample)")
@@ -874,7 +876,7 @@ def randomize(codes: ArrayLike, matrix: ArrayLike, rng: Any = None) -> np.ndarra
     """
     p = check_rr_matrix(matrix)
     r = p.shape[0]
-    x = _check_codes(codes, r, allow_empty=True)
+    x = check_codes(codes, r, allow_empty=True)
     generator = check_rng(rng)
     if x.size == 0:
         return np.zeros(0, dtype=np.int64)

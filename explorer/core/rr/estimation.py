@@ -3,8 +3,8 @@
 One inversion and one iterative Bayesian update serve single-attribute RR
 (:func:`estimate_frequencies`) and multi-attribute RR (:func:`make_proper`, used by
 RR-Independent, RR-Joint and RR-Clusters), for dense matrices and for the structured
-:class:`~explorer.core.rr_mechanisms.GRRMatrix` and
-:class:`~explorer.core.rr_mechanisms.KroneckerMatrix` alike.
+:class:`~explorer.core.rr.mechanisms.GRRMatrix` and
+:class:`~explorer.core.rr.mechanisms.KroneckerMatrix` alike.
 
 Estimation
     :func:`inversion_estimate` (pi-hat = (P^T)^-1 lambda-hat, Domingo-Ferrer and Soria-Comas
@@ -51,14 +51,14 @@ from explorer._validation import (
     check_rr_matrix,
     check_weights,
 )
-from explorer.core.rr_mechanisms import (
+from explorer.core.rr.mechanisms import (
     ILL_CONDITIONED,
     SINGULAR_CONDITION,
     GRRMatrix,
     IllConditionedMatrixWarning,
     KroneckerMatrix,
-    _check_codes,
-    _n_categories,
+    check_codes,
+    matrix_size,
     _solve_transpose,
     n_combinations,
 )
@@ -206,11 +206,12 @@ def report_counts(reports: ArrayLike, n_categories: int) -> np.ndarray:
     [1, 2, 0]
     """
     r = check_int(n_categories, "n_categories", minimum=1)
-    y = _check_codes(reports, r, "reports")
+    y = check_codes(reports, r, "reports")
     return np.bincount(y, minlength=r)
 
 
-def _frequencies(flat: np.ndarray, r: int) -> np.ndarray:
+def code_frequencies(flat: np.ndarray, r: int) -> np.ndarray:
+    """Relative frequencies of the codes ``0 .. r-1`` in ``flat``."""
     return np.bincount(flat, minlength=r).astype(float) / max(flat.size, 1)
 
 
@@ -566,7 +567,7 @@ def iterative_bayesian_update(matrix: Any, lambda_hat: ArrayLike, *, start: Arra
     (True, True)
     """
     if isinstance(matrix, (GRRMatrix, KroneckerMatrix)):
-        r = _n_categories(matrix)
+        r = matrix_size(matrix)
     else:
         matrix = check_rr_matrix(matrix)
         r = matrix.shape[0]
@@ -704,7 +705,7 @@ def estimate_frequencies(values: ArrayLike, matrix: ArrayLike, method: str = "in
     if not isinstance(method, str) or method not in ESTIMATION_METHODS:
         raise InvalidParameterError(f"method must be one of {', '.join(ESTIMATION_METHODS)}, got {method!r}")
     if kind == "reports":
-        counts = np.bincount(_check_codes(values, r, "reports"), minlength=r).astype(float)
+        counts = np.bincount(check_codes(values, r, "reports"), minlength=r).astype(float)
     elif kind == "counts":
         counts = check_weights(values, "counts", size=r)
     else:

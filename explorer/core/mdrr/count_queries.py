@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from explorer._validation import check_number, check_rng
-from explorer.core.rr_protocols import ClustersResult, _outer_in_order
+from explorer.core.mdrr.protocols import ClustersResult, _outer_in_order
 from explorer.errors import InvalidParameterError
 
 __all__ = [

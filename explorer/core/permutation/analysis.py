@@ -6,19 +6,19 @@ rank (Domingo-Ferrer and Muralidhar 2016; Ruiz 2018, Section 2;
 Domingo-Ferrer and Soria-Comas 2018, Sections V-VI-A).  Each concept lives in
 its own module, and every public name stays importable from here:
 
-* :mod:`explorer.core.ranks`: ranks with tie policies, Spearman's rho, data
+* :mod:`explorer.core.permutation.ranking`: ranks with tie policies, Spearman's rho, data
   sets as matrices;
-* :mod:`explorer.core.reverse_mapping`: the reverse mapping (Domingo-Ferrer and
+* :mod:`explorer.core.permutation.reverse_mapping`: the reverse mapping (Domingo-Ferrer and
   Muralidhar 2016, Algorithm 1), the residual noise and Ruiz's permutation
   matrices (Ruiz 2018, Prop. 1);
-* :mod:`explorer.core.permutation_distance`: the permutation distance
+* :mod:`explorer.core.permutation.distance`: the permutation distance
   (Domingo-Ferrer and Muralidhar 2016, Algorithm 2);
-* :mod:`explorer.core.permuted_privacy`: (d, v)-permuted privacy
+* :mod:`explorer.core.permutation.privacy`: (d, v)-permuted privacy
   (Definitions 1-2), the windows of anonymized values and their variances,
   and the (d, v, f) form;
-* :mod:`explorer.core.intruder`: the maximum-knowledge intruder's record
+* :mod:`explorer.core.permutation.intruder`: the maximum-knowledge intruder's record
   linkage and its verification against random records (Section 5);
-* :mod:`explorer.core.displacement`: Ruiz's T_j and rank displacements
+* :mod:`explorer.core.dominance.displacement`: Ruiz's T_j and rank displacements
   (``permutation_extent`` and ``rank_displacement``, re-exported here);
 * here: :func:`permutation_analysis`, everything at once (the tab and the
   notebook).
@@ -51,8 +51,8 @@ import pandas as pd
 
 from explorer._validation import check_rng
 # T_j and r_j live with the other displacement measures of Ruiz (2018); re-exported here.
-from explorer.core.displacement import permutation_extent, rank_displacement
-from explorer.core.intruder import (
+from explorer.core.dominance.displacement import permutation_extent, rank_displacement
+from explorer.core.permutation.intruder import (
     MAX_ALL_RANDOM,
     LinkageVerification,
     RandomMatches,
@@ -64,8 +64,8 @@ from explorer.core.intruder import (
     random_match_distances,
     record_linkage,
 )
-from explorer.core.permutation_distance import PermutationDistances, permutation_distances
-from explorer.core.permuted_privacy import (
+from explorer.core.permutation.distance import PermutationDistances, permutation_distances
+from explorer.core.permutation.privacy import (
     DVFPermutedPrivacy,
     PermutedPrivacy,
     SubjectCheck,
@@ -76,7 +76,7 @@ from explorer.core.permuted_privacy import (
     value_window,
     window_variances,
 )
-from explorer.core.ranks import (
+from explorer.core.permutation.ranking import (
     MISSING_POLICIES,
     TIES,
     _check_n,
@@ -85,7 +85,7 @@ from explorer.core.ranks import (
     ranks,
     spearman,
 )
-from explorer.core.reverse_mapping import (
+from explorer.core.permutation.reverse_mapping import (
     MAX_MATRIX_N,
     permutation_matrix,
     residual_noise,

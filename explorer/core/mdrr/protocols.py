@@ -4,7 +4,7 @@ Domingo-Ferrer and Soria-Comas (2022): RR-Independent (Protocol 1), RR-Joint (Pr
 closed form over huge domains, and RR-Clusters (RR-Joint within each cluster of attributes,
 with the cluster matrix of Section 6.3.2).  A joint category of attributes
 ``(A^1, ..., A^m)`` is the C-order flat index (consistent with ``np.kron(P1, P2)``).  Matrices
-come from :mod:`explorer.core.rr_mechanisms` and estimates from :mod:`explorer.core.rr_estimation`,
+come from :mod:`explorer.core.rr.mechanisms` and estimates from :mod:`explorer.core.rr.estimation`,
 shared with single-attribute RR.  The choices and errata followed are listed in
 ``docs/conventions.md`` ("Conventions and errata followed").
 
@@ -23,15 +23,15 @@ import numpy as np
 import pandas as pd
 
 from explorer._validation import check_rng, check_rr_matrix
-from explorer.core.rr_estimation import _frequencies, inversion_estimate, make_proper
-from explorer.core.rr_mechanisms import (
+from explorer.core.rr.estimation import code_frequencies, inversion_estimate, make_proper
+from explorer.core.rr.mechanisms import (
     MAX_DENSE_SOLVE,
     MECHANISMS,
     GRRMatrix,
     KroneckerMatrix,
-    _check_codes,
-    _epsilon,
-    _n_categories,
+    check_codes,
+    matrix_epsilon,
+    matrix_size,
     attribute_matrix,
     cluster_matrix,
     n_combinations,
@@ -169,9 +169,9 @@ def _joint_mechanism(matrix: Any, cardinalities: Sequence[int]) -> Any:
     if isinstance(matrix, KroneckerMatrix):
         factors = tuple(f if isinstance(f, GRRMatrix) else check_rr_matrix(f, f"factor {i + 1}")
                         for i, f in enumerate(matrix.factors))
-        if tuple(_n_categories(f) for f in factors) != tuple(int(c) for c in cardinalities):
+        if tuple(matrix_size(f) for f in factors) != tuple(int(c) for c in cardinalities):
             raise InvalidParameterError(f"the Kronecker factors must have {tuple(cardinalities)} categories, "
-                                        f"got {tuple(_n_categories(f) for f in factors)}")
+                                        f"got {tuple(matrix_size(f) for f in factors)}")
         return KroneckerMatrix(factors)
     if r > MAX_DENSE_SOLVE:
         raise InvalidParameterError(f"a general joint matrix is solved densely only up to {MAX_DENSE_SOLVE} "
@@ -185,7 +185,7 @@ def _joint_mechanism(matrix: Any, cardinalities: Sequence[int]) -> Any:
 def randomize_joint(codes: Any, cardinalities: Sequence[int], matrix: Any, rng: Any = None) -> np.ndarray:
     """Protocol 2, step 4: each record's combination randomized; returns flat report codes."""
     rng = check_rng(rng)
-    codes = _check_codes(codes, cardinalities)
+    codes = check_codes(codes, cardinalities)
     mech = _joint_mechanism(matrix, cardinalities)
     if isinstance(mech, GRRMatrix):
         return mech.randomize(joint_codes(codes, cardinalities), rng)
@@ -206,7 +206,7 @@ def estimate_joint(reports: np.ndarray, cardinalities: Sequence[int], matrix: An
     """Protocol 2, step 7: Eq. (2) on the joint report frequencies; ``(estimate, raw, iterations)``."""
     r = n_combinations(cardinalities, limit=MAX_JOINT_CELLS)
     mech = _joint_mechanism(matrix, cardinalities)
-    lam = _frequencies(np.asarray(reports, dtype=np.int64), r)
+    lam = code_frequencies(np.asarray(reports, dtype=np.int64), r)
     raw = inversion_estimate(mech, lam)
     estimate, iterations = make_proper(raw, method, matrix=mech, lam=lam)
     return estimate, raw, iterations
@@ -261,7 +261,7 @@ def rr_joint(codes: Any, cardinalities: Sequence[int], matrix: Any, *, rng: Any 
     mech = _joint_mechanism(matrix, cards)
     estimate, raw, iterations = estimate_joint(reports, cards, mech, method=method)
     return JointResult(reports=reports, estimate=estimate, raw=raw, cardinalities=cards,
-                       epsilon=_epsilon(mech), method=method, iterations=iterations)
+                       epsilon=matrix_epsilon(mech), method=method, iterations=iterations)
 
 
 # --------------------------------------------------------------------------- RR-Independent (Protocol 1)
@@ -311,12 +311,12 @@ def rr_independent(codes: Any, cardinalities: Sequence[int], p: Any = 0.5, *, me
     """
     rng = check_rng(rng)
     cards = tuple(int(c) for c in cardinalities)
-    codes = _check_codes(codes, cards)
+    codes = check_codes(codes, cards)
     mats = tuple(matrices) if matrices is not None else _attribute_matrices(cards, p, mechanism, epsilon)
     reports = np.column_stack([mat.randomize(codes[:, j], rng) for j, mat in enumerate(mats)])
     marginals, raws = [], []
     for j, mat in enumerate(mats):
-        lam = _frequencies(reports[:, j], cards[j])
+        lam = code_frequencies(reports[:, j], cards[j])
         raw = mat.solve(lam)
         est, _ = make_proper(raw, method, matrix=mat, lam=lam)
         marginals.append(est)
@@ -417,7 +417,7 @@ def rr_clusters(codes: Any, cardinalities: Sequence[int], clusters: Sequence[Seq
     """
     rng = check_rng(rng)
     cards = tuple(int(c) for c in cardinalities)
-    codes = _check_codes(codes, cards)
+    codes = check_codes(codes, cards)
     clusters = _check_clusters(clusters, len(cards))
     attr_mats = _attribute_matrices(cards, p, mechanism, epsilon)
     reports, estimates, mats, epss = [], [], [], []
@@ -430,7 +430,7 @@ def rr_clusters(codes: Any, cardinalities: Sequence[int], clusters: Sequence[Seq
             mat = cluster_matrix(ccards, [attr_mats[a].epsilon for a in cluster])
         flat = joint_codes(codes[:, list(cluster)], ccards)
         rep = mat.randomize(flat, rng)
-        lam = _frequencies(rep, mat.n_categories)
+        lam = code_frequencies(rep, mat.n_categories)
         est, _ = make_proper(mat.solve(lam), method, matrix=mat, lam=lam)
         reports.append(rep)
         estimates.append(est)

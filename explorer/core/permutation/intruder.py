@@ -25,9 +25,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from explorer._validation import check_int, check_number, check_rng
-from explorer.core.permutation_distance import PermutationDistances, permutation_distances
-from explorer.core.ranks import _check_n, _pair, numeric_matrix
-from explorer.core.reverse_mapping import reverse_map_frame
+from explorer.core.permutation.distance import PermutationDistances, permutation_distances
+from explorer.core.permutation.ranking import _check_n, _pair, numeric_matrix
+from explorer.core.permutation.reverse_mapping import reverse_map_frame
 from explorer.errors import DatasetError, InvalidParameterError
 
 __all__ = [
@@ -195,7 +195,7 @@ def random_match_distances(X: Any, Z: Any, n_random: Any = "all", rng: Any = Non
         beyond 2,000,000); an int: that many records drawn independently and
         uniformly (seeded), at most n^m.
     rng, ties, workers
-        As in :func:`explorer.core.permutation_distance.permutation_distances`.
+        As in :func:`explorer.core.permutation.distance.permutation_distances`.
 
     Returns
     -------

@@ -32,12 +32,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from explorer._validation import check_number
-from explorer.core.calibration import CalibrationPoint, best_calibration
+from explorer.core.dominance.calibration import CalibrationPoint, best_calibration
 from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT, curve_work, masking_work
-from explorer.core.displacement import displacement_matrix
+from explorer.core.dominance.displacement import displacement_matrix
 from explorer.core.dominance import DominanceResult, dominance
 from explorer.core.masking import MASKING_METHODS, mask
-from explorer.core.risk_loss import (
+from explorer.core.dominance.risk_loss import (
     Curve,
     Tally,
     attribute_pairs,
@@ -326,7 +326,7 @@ def compare_maskings(X: Any, configs: Sequence[Any], *, alphas: Any, thetas: Any
         Configuration ``i`` masks with seed ``seed + 1000 (i + 1)``; with ``sweep`` all use
         ``seed + 1000`` (common random numbers along a parameter path).
     convention : {"rank", "position"}
-        How displacements are read (see :func:`explorer.core.displacement.displacement_matrix`).
+        How displacements are read (see :func:`explorer.core.dominance.displacement.displacement_matrix`).
     sweep : bool
         Compare consecutive configurations only (a parameter sweep) instead of every pair.
     published : array_like or None

@@ -294,7 +294,7 @@ def _order(key: np.ndarray, ties: str, generator: np.random.Generator | None) ->
     return np.argsort(key, kind="stable")
 
 
-def _paired_ranks(x: ArrayLike, z: ArrayLike, ties: str, rng: Any) -> tuple[np.ndarray, np.ndarray]:
+def paired_ranks(x: ArrayLike, z: ArrayLike, ties: str, rng: Any) -> tuple[np.ndarray, np.ndarray]:
     """Strict (1-based, integer) ranks of two vectors of the same length, as a permutation needs."""
     ties = _check_ties(ties)
     if ties == "average":
