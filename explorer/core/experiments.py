@@ -351,6 +351,8 @@ def run_table(data: Any = None, *, ps: Sequence[float] = TABLE_P, t_ds: Sequence
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Table 1; Domingo-Ferrer and Soria-Comas (2022), Table 2.
+
     Examples
     --------
     >>> from concurrent.futures import ThreadPoolExecutor
@@ -411,6 +413,8 @@ def run_figure3(data: Any = None, *, ps: Sequence[float] = TABLE_P, sigmas: Sequ
 
     ``thresholds[p] = (T_v, T_d)`` (default: the best cells of the printed Table 1,
     as Section 6.5 does).  Include "Randomized" in ``methods`` for Figure 2.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Fig. 2; Domingo-Ferrer and Soria-Comas (2022), Fig. 3.
     """
     runs = _check_common(runs, dependence, mechanism, proper, epsilon)
     data = _as_data(data)

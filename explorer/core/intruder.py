@@ -131,6 +131,8 @@ def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, mis
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
 
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 3; Domingo-Ferrer and Muralidhar (2016), Table 5.
+
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example
@@ -210,6 +212,8 @@ def random_match_distances(X: Any, Z: Any, n_random: Any = "all", rng: Any = Non
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Table 6.
 
     Examples
     --------
@@ -395,6 +399,10 @@ def linkage_verification(X: Any, Y: Any, n_random: Any = "all", rng: Any = None,
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Table 6; Domingo-Ferrer and Muralidhar (2016), Table 7;
+    Domingo-Ferrer and Muralidhar (2016), Fig. 1; Domingo-Ferrer and Muralidhar (2016), Fig. 2; Domingo-Ferrer
+    and Muralidhar (2016), Fig. 3.
 
     Examples
     --------

@@ -338,6 +338,8 @@ def permutation_distances(X: Any, Y: Any, *, ties: str = "random", rng: Any = No
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
 
+    Computes: Domingo-Ferrer and Muralidhar (2016), Alg. 2; Domingo-Ferrer and Muralidhar (2016), Table 3.
+
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example

@@ -92,6 +92,8 @@ def window_variances(sorted_values: np.ndarray, centre_ranks: np.ndarray, d: Any
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
 
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 1.
+
     Examples
     --------
     >>> window_variances(np.array([1.0, 2.0, 3.0, 10.0]), np.array([1, 2]), 1).tolist()
@@ -400,6 +402,9 @@ def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
 
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 1; Domingo-Ferrer and Muralidhar (2016), Def. 2;
+    Domingo-Ferrer and Muralidhar (2016), Table 4.
+
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example
@@ -493,6 +498,8 @@ def subject_check(record: ArrayLike, Y: Any, d: Any, v: Any, *, ties: str = "ran
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 1.
 
     Examples
     --------

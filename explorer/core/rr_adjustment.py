@@ -75,6 +75,9 @@ def rr_adjust(reports: Any, marginal_estimates: Sequence[Any], *, blocks: Sequen
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 14; Domingo-Ferrer and Soria-Comas (2022), Alg. 2;
+    Domingo-Ferrer and Soria-Comas (2022), Example 1.
+
     Examples
     --------
     Example 1 of Domingo-Ferrer and Soria-Comas (2022): the weights of the (a2, a1) records vanish as 1/(8(k+1)).

@@ -58,6 +58,8 @@ def cramers_v(table: Any) -> float:
     V = sqrt(chi^2 / n / min(r - 1, c - 1)), chi^2 = sum (o - e)^2 / e with
     e = n_a n_b / n (the printed denominator f_ab is e_ab; see ``docs/conventions.md``).
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 9.
+
     Examples
     --------
     >>> round(cramers_v([[10, 0], [0, 10]]), 6), round(cramers_v([[5, 5], [5, 5]]), 6)
@@ -76,6 +78,8 @@ def cramers_v(table: Any) -> float:
 
 def abs_pearson(table: Any) -> float:
     """|Pearson correlation| of two ordinal attributes from their contingency table (Expression (8)).
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 8.
 
     Examples
     --------
@@ -305,6 +309,8 @@ def cluster_attributes(dependence: Any, cardinalities: Sequence[int], t_v: float
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Alg. 1.
 
     Examples
     --------

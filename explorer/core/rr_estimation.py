@@ -252,6 +252,8 @@ def inversion_estimate(matrix: Any, lambda_hat: ArrayLike) -> np.ndarray:
     .. [2] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 2; Domingo-Ferrer and Soria-Comas (2022), Eq. 2.
+
     Examples
     --------
     >>> inversion_estimate([[0.75, 0.25], [0.25, 0.75]], [0.6, 0.4]).round(4).tolist()
@@ -751,6 +753,8 @@ def chi2_factor(n_categories: int, alpha: float = 0.05) -> float:
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Fig. 1.
+
     Examples
     --------
     >>> round(math.sqrt(chi2_factor(2, 0.05)), 4)
@@ -794,6 +798,9 @@ def error_bounds(lambda_hat: ArrayLike, n: int, alpha: float = 0.05) -> ErrorBou
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 5; Domingo-Ferrer and Soria-Comas (2022), Eq. 6;
+    Domingo-Ferrer and Soria-Comas (2022), Def. 1; Domingo-Ferrer and Soria-Comas (2022), Def. 2.
 
     Examples
     --------
