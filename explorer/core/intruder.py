@@ -58,7 +58,7 @@ class RecordLinkage:
     Z : (n, m) float
         The reverse-mapped data set the intruder links against.
     distances : PermutationDistances
-        Algorithm 2 of every original record against Z.
+        Domingo-Ferrer and Muralidhar (2016), Algorithm 2, of every original record against Z.
     correct, multiple, wrong : (n,) bool
         Record i has the single match i / several matches / a single wrong match.
     unmatched : int array
@@ -113,7 +113,7 @@ def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, mis
                    workers: int = 1) -> RecordLinkage:
     """Record linkage by the maximum-knowledge intruder (Definition 3, Section 5.1).
 
-    The intruder knows X and Y, reverse-maps Y to Z (Algorithm 1) and runs
+    The intruder knows X and Y, reverse-maps Y to Z (Domingo-Ferrer and Muralidhar (2016), Algorithm 1) and runs
     Algorithm 2 of every original record against Z.  Record i of Y (and of Z)
     is the anonymized version of record i of X, which lets the protector count
     correct, multiple and wrong links.

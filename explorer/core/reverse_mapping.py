@@ -43,7 +43,7 @@ MAX_MATRIX_N = 20_000
 # --------------------------------------------------------------------------- reverse mapping (Algorithm 1)
 
 def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "random") -> np.ndarray:
-    """Reverse-map one anonymized attribute onto the original values (reverse mapping, Algorithm 1).
+    """Reverse-map one anonymized attribute onto the original values (Domingo-Ferrer and Muralidhar (2016), Algorithm 1).
 
     Parameters
     ----------
@@ -101,7 +101,7 @@ def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "ran
 
 def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", missing: str = "raise",
                       workers: int | None = None) -> Any:
-    """Reverse-map every attribute of an anonymized data set (Algorithm 1, column by column).
+    """Reverse-map every attribute of an anonymized data set (Domingo-Ferrer and Muralidhar (2016), Algorithm 1, column by column).
 
     Parameters
     ----------

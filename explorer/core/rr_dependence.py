@@ -148,7 +148,7 @@ def _pair_tables_exact(codes: np.ndarray, cards: Sequence[int]) -> dict[tuple[in
 def dependence_matrix(data: CategoricalData | pd.DataFrame, method: str = "true", *, p: Any = 0.5,
                       mechanism: str = "keep-or-uniform", epsilon: Any = None, rng: Any = None,
                       proper: str = "clip", secure_sum_limit: int = 300) -> np.ndarray:
-    """Dependences between attributes (m x m, ones on the diagonal) for Algorithm 1.
+    """Dependences between attributes (m x m, ones on the diagonal) for RR-Clusters (Domingo-Ferrer and Soria-Comas (2022), Algorithm 1).
 
     Methods
     -------
@@ -248,7 +248,7 @@ def _check_cluster(cluster: Any, m: int, name: str) -> list[int]:
 
 
 def cluster_dependence(dependence: Any, cluster: Sequence[int], other: Sequence[int]) -> float:
-    """The dependence between two clusters of attributes in Algorithm 1.
+    """The dependence between two clusters of attributes in RR-Clusters (Domingo-Ferrer and Soria-Comas (2022), Algorithm 1).
 
     Parameters
     ----------
@@ -296,7 +296,7 @@ def cluster_dependence(dependence: Any, cluster: Sequence[int], other: Sequence[
 
 
 def cluster_attributes(dependence: Any, cardinalities: Sequence[int], t_v: float, t_d: float) -> list[list[int]]:
-    """Algorithm 1: merge clusters in descending order of dependence.
+    """RR-Clusters (Domingo-Ferrer and Soria-Comas (2022), Algorithm 1): merge clusters in descending order of dependence.
 
     The dependence between clusters (:func:`cluster_dependence`) is the largest dependence
     between an attribute of one and an attribute of the other; two clusters merge when
