@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from explorer.references import PAPERS, cite
 
 __all__ = ["KINDS", "MARKER", "ITEMS", "PaperItem", "item", "parse_marker", "core_objects", "marked_objects",
-           "paper_map"]
+           "paper_map", "problems"]
 
 #: The kinds of numbered item, as a marker writes them, with the word a reader sees.
 KINDS: dict[str, str] = {
@@ -87,7 +87,7 @@ def _items(paper: str, rows: list[tuple]) -> list[PaperItem]:
 _NO_DP = ("the definition of epsilon-differential privacy for any randomized query, not a quantity; for an RR "
           "matrix it becomes the column-ratio condition the explorer computes (epsilon_of)")
 
-#: The canonical list.  A row is (kind, number, what it is, the functions or the reason it is not computed).
+# The canonical list (documented in the module docstring, not shown as a value).  A row is (kind, number, what it is, the functions or the reason it is not computed).
 ITEMS: tuple[PaperItem, ...] = tuple(
     _items("rr-dp", [
         ("Eq.", 1, "the RR/PRAM matrix P, P[u, v] = Pr(Y = v | X = u)", ["randomize"]),
@@ -300,3 +300,35 @@ def paper_map() -> dict[PaperItem, list[str]]:
         for key in keys:
             mapping[_BY_KEY[key]].append(qualified)
     return mapping
+
+
+def problems() -> list[str]:
+    """What keeps the docstrings' markers and :data:`ITEMS` from agreeing, in words (empty when they agree).
+
+    Each item must be either computed, by exactly the objects its ``functions`` name (each of their
+    docstrings names it in its marker, and no other docstring does), or not computed with a reason; every
+    marker must name items of :data:`ITEMS` only, each qualified by its paper.
+    """
+    objects = core_objects()
+    try:
+        mapping = paper_map()
+    except ValueError as error:
+        return [str(error)]
+    by_name: dict[str, list[str]] = {}
+    for qualified, obj in objects.items():
+        by_name.setdefault(obj.__qualname__, []).append(qualified)
+    found = []
+    for item_, qualified_names in mapping.items():
+        if bool(item_.functions) == bool(item_.not_computed):
+            found.append(f"{item_.label}: give either functions or the reason it is not computed, not "
+                         f"{'both' if item_.functions else 'neither'}")
+        for function in item_.functions:
+            if len(by_name.get(function, [])) != 1:
+                found.append(f"{item_.label}: {function!r} names {len(by_name.get(function, []))} public objects "
+                             "of explorer.core, not one")
+        marked = {objects[qualified].__qualname__ for qualified in qualified_names}
+        for function in sorted(set(item_.functions) - marked):
+            found.append(f"{item_.label}: the docstring of {function} has no marker '{MARKER} {item_.label}.'")
+        for function in sorted(marked - set(item_.functions)):
+            found.append(f"{item_.label}: {function}'s marker names it, but ITEMS does not list {function} for it")
+    return found
