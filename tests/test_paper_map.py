@@ -131,14 +131,15 @@ def test_a_marker_may_wrap_onto_several_lines():
     assert parse_marker(doc) == [("multidim-rr", "Alg.", 1), ("new-directions", "Alg.", 1)]
 
 
-def test_summary_lines_that_name_an_algorithm_name_its_paper():
+def test_summary_lines_that_name_a_numbered_item_name_its_paper():
     # "Algorithm 1" is RR-Clusters in Domingo-Ferrer and Soria-Comas (2022) and reverse mapping in Domingo-Ferrer
-    # and Muralidhar (2016); the API tables show summary lines without their docstrings' context.
-    numbered = re.compile(r"\b(Algorithms?|Alg\.) ?\d")
-    short_citations = [paper.short for paper in PAPERS.values()]
+    # and Muralidhar (2016), "Eq. 2" is in two papers; the API tables show summary lines without their context.
+    numbered = re.compile(r"\b(Eqs?\.|Equations?|Expressions?|Props?\.|Propositions?|Defs?\.|Definitions?|Corollary"
+                          r"|Algorithms?|Alg\.|Tables?|Examples?|Fig\.|Figures?) ?\(?\d")
+    citations = [re.compile(rf"{re.escape(paper.short_authors)},? \(?{paper.year}") for paper in PAPERS.values()]
     unqualified = [qualified for qualified, obj in core_objects().items()
-                   if numbered.search(summary := (inspect.getdoc(obj) or "").split("\n\n")[0])
-                   and not any(citation in " ".join(summary.split()) for citation in short_citations)]
+                   if numbered.search(summary := " ".join((inspect.getdoc(obj) or "").split("\n\n")[0].split()))
+                   and not any(citation.search(summary) for citation in citations)]
     assert unqualified == []
 
 

@@ -221,7 +221,7 @@ def closeness_for_epsilon(epsilon: float) -> float:
 
 
 def epsilon_for_closeness(t: float) -> float:
-    """The epsilon that exp(eps/2) = t certifies: eps = 2 ln t (t >= 1 under Eq. 7).
+    """The epsilon that exp(eps/2) = t certifies: eps = 2 ln t (t >= 1 under Eq. 7 of Domingo-Ferrer and Soria-Comas (2018)).
 
     Computes: Domingo-Ferrer and Soria-Comas (2018), Prop. 1.
 

@@ -111,7 +111,7 @@ class RecordLinkage:
 
 def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, missing: str = "raise",
                    workers: int = 1) -> RecordLinkage:
-    """Record linkage by the maximum-knowledge intruder (Definition 3, Section 5.1).
+    """Record linkage by the maximum-knowledge intruder (Domingo-Ferrer and Muralidhar (2016), Definition 3, Section 5.1).
 
     The intruder knows X and Y, reverse-maps Y to Z (Domingo-Ferrer and Muralidhar (2016), Algorithm 1) and runs
     Algorithm 2 of every original record against Z.  Record i of Y (and of Z)
@@ -272,7 +272,7 @@ def hellinger(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def distance_histogram(distance: ArrayLike, max_distance: float | None = None, step: float = 1.0) -> np.ndarray:
-    """Relative frequency of each permutation distance 0, step, ..., max_distance (Tables 6-7).
+    """Relative frequency of each permutation distance 0, step, ..., max_distance (Domingo-Ferrer and Muralidhar (2016), Tables 6-7).
 
     Distances above ``max_distance`` are counted in the last bin.  ``step`` is
     1, or 1/2 for mid-rank distances.  The columns of Domingo-Ferrer and Muralidhar (2016),
@@ -300,7 +300,7 @@ def distance_histogram(distance: ArrayLike, max_distance: float | None = None, s
 
 @dataclass(frozen=True)
 class LinkageVerification:
-    """The intruder's verification of his links against random records (Section 5.2, Figures 1-3).
+    """The intruder's verification of his links against random records (Domingo-Ferrer and Muralidhar (2016), Section 5.2, Figures 1-3).
 
     The result of :func:`linkage_verification` (Domingo-Ferrer and Muralidhar 2016 [1]_).
 

@@ -264,7 +264,7 @@ def _meets(variances: np.ndarray, v: np.ndarray, strict: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PermutedPrivacy:
-    """(d, v)-permuted privacy of an anonymized data set (Definitions 1-2, Table 4).
+    """(d, v)-permuted privacy of an anonymized data set (Domingo-Ferrer and Muralidhar (2016), Definitions 1-2, Table 4).
 
     The result of :func:`permuted_privacy` (Domingo-Ferrer and Muralidhar 2016 [1]_).
 
@@ -364,7 +364,7 @@ def _check_v(v: Any, m: int) -> np.ndarray:
 
 def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng: Any = None,
                      missing: str = "raise") -> PermutedPrivacy:
-    """(d, v)-permuted privacy of Y with respect to every record of X (Definitions 1-2).
+    """(d, v)-permuted privacy of Y with respect to every record of X (Domingo-Ferrer and Muralidhar (2016), Definitions 1-2).
 
     Parameters
     ----------

@@ -86,7 +86,7 @@ def query_frequency_weighted(codes: np.ndarray, weights: np.ndarray, query: Coun
 
 
 def count_query_errors(estimated_count: float, true_count: float) -> tuple[float, float]:
-    """Eq. (16): absolute error |Y_S - X_S| and relative error |Y_S - X_S| / X_S (NaN when X_S = 0).
+    """Domingo-Ferrer and Soria-Comas (2022), Eq. (16): absolute error |Y_S - X_S| and relative error |Y_S - X_S| / X_S (NaN when X_S = 0).
 
     Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 16.
 

@@ -49,7 +49,7 @@ def _contingency(x: np.ndarray, y: np.ndarray, kx: int, ky: int) -> np.ndarray:
 
 
 def cramers_v(table: Any) -> float:
-    """Cramér's V of a contingency table (Expression (9)), no continuity correction.
+    """Cramér's V of a contingency table (Domingo-Ferrer and Soria-Comas (2022), Expression (9)), no continuity correction.
 
     Rows or columns with zero total are dropped; a table with one row or column left gives 0.
 
@@ -77,7 +77,7 @@ def cramers_v(table: Any) -> float:
 
 
 def abs_pearson(table: Any) -> float:
-    """|Pearson correlation| of two ordinal attributes from their contingency table (Expression (8)).
+    """|Pearson correlation| of two ordinal attributes from their contingency table (Domingo-Ferrer and Soria-Comas (2022), Expression (8)).
 
     Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 8.
 

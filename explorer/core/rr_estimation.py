@@ -218,7 +218,7 @@ def _frequencies(flat: np.ndarray, r: int) -> np.ndarray:
 
 
 def inversion_estimate(matrix: Any, lambda_hat: ArrayLike) -> np.ndarray:
-    """Eq. (2): pi-hat = (P^T)^-1 lambda-hat, the unbiased estimate of the true distribution.
+    """Domingo-Ferrer and Soria-Comas (2018), Eq. (2): pi-hat = (P^T)^-1 lambda-hat, the unbiased estimate of the true distribution.
 
     Parameters
     ----------
@@ -607,7 +607,7 @@ def _warm_start(raw: np.ndarray) -> np.ndarray | None:
 
 def make_proper(raw: np.ndarray, method: str = "clip", *, matrix: Any = None, lam: np.ndarray | None = None,
                 max_iterations: int = 10_000, tolerance: float = 1e-10) -> tuple[np.ndarray, int]:
-    """Turn an Eq. (2) estimate into a proper distribution; returns ``(estimate, iterations)``.
+    """Turn an estimate by Eq. (2) of Domingo-Ferrer and Soria-Comas (2018) into a proper distribution; returns ``(estimate, iterations)``.
 
     ``"clip"`` is Section 6.4's procedure of Domingo-Ferrer and Soria-Comas (2022) (negatives
     to 0, rescale); ``"simplex"`` is the Euclidean projection onto the simplex (what Section

@@ -94,7 +94,7 @@ ILL_CONDITIONED = 1e6
 
 
 class IllConditionedMatrixWarning(UserWarning):
-    """The RR matrix is nearly singular: Eq. (2) amplifies sampling noise a lot."""
+    """The RR matrix is nearly singular: Eq. (2) of Domingo-Ferrer and Soria-Comas (2018) amplifies sampling noise a lot."""
 
 
 # --------------------------------------------------------------------------- solving Eq. (2)

@@ -203,7 +203,7 @@ def _randomize_factor(column: np.ndarray, matrix: Any, rng: np.random.Generator)
 
 def estimate_joint(reports: np.ndarray, cardinalities: Sequence[int], matrix: Any, *,
                    method: str = "clip") -> tuple[np.ndarray, np.ndarray, int]:
-    """Protocol 2, step 7: Eq. (2) on the joint report frequencies; ``(estimate, raw, iterations)``."""
+    """Protocol 2, step 7, of Domingo-Ferrer and Soria-Comas (2022): Eq. (2) on the joint report frequencies; ``(estimate, raw, iterations)``."""
     r = n_combinations(cardinalities, limit=MAX_JOINT_CELLS)
     mech = _joint_mechanism(matrix, cardinalities)
     lam = _frequencies(np.asarray(reports, dtype=np.int64), r)
@@ -300,7 +300,7 @@ def _attribute_matrices(cardinalities: Sequence[int], p: Any, mechanism: str, ep
 def rr_independent(codes: Any, cardinalities: Sequence[int], p: Any = 0.5, *, mechanism: str = "keep-or-uniform",
                    epsilon: Any = None, matrices: Sequence[GRRMatrix] | None = None, rng: Any = None,
                    method: str = "clip") -> IndependentResult:
-    """RR-Independent (Protocol 1): RR on each attribute, marginals by Eq. (2).
+    """RR-Independent (Domingo-Ferrer and Soria-Comas (2022), Protocol 1): RR on each attribute, marginals by Eq. (2).
 
     Examples
     --------
