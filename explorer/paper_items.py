@@ -1,7 +1,7 @@
 """Every numbered item of the four papers, and the functions of :mod:`explorer.core` that compute them.
 
-:data:`ITEMS` lists each equation, proposition, definition, corollary, algorithm, table, example and
-figure the papers number, in the papers' order.  An item is either computed by one or more public
+:data:`ITEMS` lists each equation, proposition, definition, corollary, algorithm, protocol, table, example
+and figure the papers number, paper by paper and kind by kind.  An item is either computed by one or more public
 functions or classes of :mod:`explorer.core`, or marked ``not_computed`` with the reason.
 
 The map from items to functions is read off the docstrings.  A function that computes an item says so in
@@ -40,7 +40,7 @@ __all__ = ["KINDS", "MARKER", "ITEMS", "PaperItem", "item", "parse_marker", "cor
 #: The kinds of numbered item, as a marker writes them, with the word a reader sees.
 KINDS: dict[str, str] = {
     "Eq.": "Equation", "Prop.": "Proposition", "Def.": "Definition", "Corollary": "Corollary",
-    "Alg.": "Algorithm", "Table": "Table", "Example": "Example", "Fig.": "Figure",
+    "Alg.": "Algorithm", "Protocol": "Protocol", "Table": "Table", "Example": "Example", "Fig.": "Figure",
 }
 
 #: The word that opens a marker paragraph in a docstring.
@@ -164,6 +164,9 @@ ITEMS: tuple[PaperItem, ...] = tuple(
         ("Eq.", 16, "absolute and relative error of a count query", ["count_query_errors"]),
         ("Def.", 1, "absolute error of lambda-hat with confidence alpha", ["error_bounds"]),
         ("Def.", 2, "relative error of lambda-hat with confidence alpha", ["error_bounds"]),
+        ("Protocol", 1, "RR-Independent: RR on each attribute, the joint distribution as the product of marginals",
+         ["rr_independent", "query_frequency_independent"]),
+        ("Protocol", 2, "RR-Joint: RR on the Cartesian product of the attributes", ["rr_joint"]),
         ("Prop.", 1, "RR on each attribute multiplies the covariance of two attributes by p_a p_b",
          "a theorem about covariances: the explorer implements its mechanism (attribute_matrix, "
          "keep-or-uniform) and checks the theorem by simulation "

@@ -48,7 +48,7 @@ def test_the_list_has_each_item_once_in_the_papers_numbering():
 
 
 def test_the_papers_numbered_items_are_all_listed():
-    # Counted in the four papers: their equations, propositions, definitions, corollaries, algorithms, tables,
+    # Counted in the four papers: their equations, propositions, definitions, corollaries, algorithms, protocols, tables,
     # examples and figures.
     counts = {}
     for item in ITEMS:
@@ -58,7 +58,7 @@ def test_the_papers_numbered_items_are_all_listed():
         ("permutation-paradigm", "Prop."): 7, ("permutation-paradigm", "Def."): 4,
         ("permutation-paradigm", "Table"): 4, ("permutation-paradigm", "Fig."): 1,
         ("multidim-rr", "Eq."): 16, ("multidim-rr", "Def."): 2, ("multidim-rr", "Prop."): 1,
-        ("multidim-rr", "Corollary"): 1, ("multidim-rr", "Alg."): 2, ("multidim-rr", "Example"): 1,
+        ("multidim-rr", "Corollary"): 1, ("multidim-rr", "Alg."): 2, ("multidim-rr", "Protocol"): 2, ("multidim-rr", "Example"): 1,
         ("multidim-rr", "Table"): 2, ("multidim-rr", "Fig."): 3,
         ("new-directions", "Alg."): 2, ("new-directions", "Def."): 4, ("new-directions", "Table"): 7,
         ("new-directions", "Fig."): 3,
@@ -135,7 +135,7 @@ def test_summary_lines_that_name_a_numbered_item_name_its_paper():
     # "Algorithm 1" is RR-Clusters in Domingo-Ferrer and Soria-Comas (2022) and reverse mapping in Domingo-Ferrer
     # and Muralidhar (2016), "Eq. 2" is in two papers; the API tables show summary lines without their context.
     numbered = re.compile(r"\b(Eqs?\.|Equations?|Expressions?|Props?\.|Propositions?|Defs?\.|Definitions?|Corollary"
-                          r"|Algorithms?|Alg\.|Tables?|Examples?|Fig\.|Figures?) ?\(?\d")
+                          r"|Algorithms?|Alg\.|Protocols?|Tables?|Examples?|Fig\.|Figures?) ?\(?\d")
     citations = [re.compile(rf"{re.escape(paper.short_authors)},? \(?{paper.year}") for paper in PAPERS.values()]
     unqualified = [qualified for qualified, obj in core_objects().items()
                    if numbered.search(summary := " ".join((inspect.getdoc(obj) or "").split("\n\n")[0].split()))

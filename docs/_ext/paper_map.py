@@ -30,7 +30,7 @@ PAGE = ROOT / "docs" / "generated" / "paper-map.md"
 #: How a test's text names an item's kind: the papers' words, their abbreviations and test-name spellings.
 _KIND_WORDS = {
     "Eq.": r"(?:eqs?|equations?|expressions?)", "Prop.": r"(?:props?|propositions?)",
-    "Def.": r"(?:defs?|definitions?)", "Corollary": r"(?:corollary|cor)", "Alg.": r"(?:algs?|algorithms?)",
+    "Def.": r"(?:defs?|definitions?)", "Corollary": r"(?:corollary|cor)", "Alg.": r"(?:algs?|algorithms?)", "Protocol": r"(?:protocols?)",
     "Table": r"(?:tables?)", "Example": r"(?:examples?)", "Fig.": r"(?:figs?|figures?)",
 }
 #: How a test names a paper: its authors and year, or the code the test suite uses for it.
@@ -120,7 +120,7 @@ def render() -> str:
         "# The papers, item by item",
         "",
         "Every numbered item of the four papers (equations, propositions, definitions, corollaries, algorithms, "
-        "tables, examples and figures) and the function of `explorer.core` that computes it, with the tests that "
+        "protocols, tables, examples and figures) and the function of `explorer.core` that computes it, with the tests that "
         f"reproduce it where there are some: {len(ITEMS)} items, {n_computed} computed, "
         f"{len(ITEMS) - n_computed} not (a definition that is a preference, a step of a proof, a diagram), "
         "each with the reason.",
