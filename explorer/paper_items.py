@@ -92,7 +92,7 @@ ITEMS: tuple[PaperItem, ...] = tuple(
     _items("rr-dp", [
         ("Eq.", 1, "the RR/PRAM matrix P, P[u, v] = Pr(Y = v | X = u)", ["randomize"]),
         ("Eq.", 2, "unbiased estimate of the true distribution, pi-hat = (P^T)^-1 lambda-hat",
-         ["inversion_estimate"]),
+         ["inversion_estimate", "estimate_frequencies"]),
         ("Eq.", 3, "posterior Pr(X = u | Y = v) by Bayes' formula", ["posterior_matrix"]),
         ("Eq.", 4, "deniability as the conditional entropy H(X | Y = v)", ["deniability_entropies"]),
         ("Eq.", 5, "epsilon-differential privacy of a randomized query", _NO_DP),
@@ -140,7 +140,7 @@ ITEMS: tuple[PaperItem, ...] = tuple(
     ])
     + _items("multidim-rr", [
         ("Eq.", 1, "the RR matrix P of one attribute", ["randomize"]),
-        ("Eq.", 2, "unbiased estimate pi-hat = (P^T)^-1 lambda-hat", ["inversion_estimate"]),
+        ("Eq.", 2, "unbiased estimate pi-hat = (P^T)^-1 lambda-hat", ["inversion_estimate", "estimate_frequencies"]),
         ("Eq.", 3, "epsilon-differential privacy of a randomized query", _NO_DP),
         ("Eq.", 4, "RR is epsilon-DP when e^epsilon bounds every column's max/min ratio", ["epsilon_of"]),
         ("Eq.", 5, "absolute error e_abs of lambda-hat at confidence 1 - alpha", ["error_bounds"]),
@@ -174,7 +174,7 @@ ITEMS: tuple[PaperItem, ...] = tuple(
         ("Corollary", 1, "RR with one keep probability p keeps the order of the covariances",
          "a theorem about covariances, which follows from Prop. 1; its randomization is attribute_matrix's "
          "keep-or-uniform mechanism"),
-        ("Alg.", 1, "RR-Clusters: clustering of attributes by their dependence", ["cluster_attributes"]),
+        ("Alg.", 1, "RR-Clusters: clustering of attributes by their dependence", ["cluster_attributes", "cluster_dependence"]),
         ("Alg.", 2, "RR-Adjustment: record weights raked to the estimated marginals", ["rr_adjust"]),
         ("Example", 1, "RR-Adjustment on 10 records of two binary attributes", ["rr_adjust"]),
         ("Table", 1, "relative error of RR-Clusters on Adult by p, T_v and T_d", ["run_table"]),

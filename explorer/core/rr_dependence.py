@@ -273,6 +273,8 @@ def cluster_dependence(dependence: Any, cluster: Sequence[int], other: Sequence[
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Alg. 1.
+
     Examples
     --------
     >>> dep = [[1, .8, .1], [.8, 1, .3], [.1, .3, 1]]

@@ -690,6 +690,8 @@ def estimate_frequencies(values: ArrayLike, matrix: ArrayLike, method: str = "in
     .. [2] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 2; Domingo-Ferrer and Soria-Comas (2022), Eq. 2.
+
     Examples
     --------
     >>> result = estimate_frequencies([60, 40], [[0.75, 0.25], [0.25, 0.75]], kind="counts")
