@@ -26,6 +26,7 @@ release = version = explorer.__version__
 extensions = [
     "myst_nb",
     "widget_snapshots",
+    "paper_map",
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",

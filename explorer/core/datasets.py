@@ -162,6 +162,8 @@ def ruiz_example() -> pd.DataFrame:
        of permutation matrices, universal measures of disclosure risk and information loss, evaluation by
        dominance", Information Sciences, 2018.
 
+    Computes: Ruiz (2018), Table 1.
+
     Examples
     --------
     >>> ruiz_example().loc[0, ["X1", "Y1"]].tolist()
@@ -239,6 +241,8 @@ def domingo_muralidhar_example() -> pd.DataFrame:
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Table 1.
 
     Examples
     --------

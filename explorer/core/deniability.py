@@ -89,6 +89,8 @@ def example1_matrix() -> np.ndarray:
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Example 1.
+
     Examples
     --------
     >>> example1_matrix().round(4).tolist()
@@ -143,6 +145,8 @@ def posterior_matrix(matrix: ArrayLike, prior: ArrayLike | None = None) -> np.nd
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 3.
+
     Examples
     --------
     >>> posterior_matrix(example1_matrix())[0].round(3).tolist()   # Example 1 of Domingo-Ferrer and Soria-Comas (2018)
@@ -168,6 +172,8 @@ def deniability_entropies(matrix: ArrayLike, prior: ArrayLike | None = None) -> 
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 4.
 
     Examples
     --------
@@ -230,6 +236,8 @@ def posterior_odds_bound(matrix: ArrayLike) -> float:
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 6.
 
     Examples
     --------

@@ -97,6 +97,8 @@ def ratio_distance(f1: ArrayLike, f2: ArrayLike) -> float | np.ndarray:
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 7.
+
     Examples
     --------
     >>> import math
@@ -207,6 +209,8 @@ def closeness_for_epsilon(epsilon: float) -> float:
     .. [2] J. Domingo-Ferrer and J. Soria-Comas, "From t-closeness to differential privacy and vice versa in
        data anonymization", Knowledge-Based Systems 74:151-158, 2015.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Prop. 1; Domingo-Ferrer and Soria-Comas (2018), Example 2.
+
     Examples
     --------
     >>> round(closeness_for_epsilon(2), 6)              # Example 2 of [1]_: factor e
@@ -217,7 +221,9 @@ def closeness_for_epsilon(epsilon: float) -> float:
 
 
 def epsilon_for_closeness(t: float) -> float:
-    """The epsilon that exp(eps/2) = t certifies: eps = 2 ln t (t >= 1 under Eq. 7).
+    """The epsilon that exp(eps/2) = t certifies: eps = 2 ln t (t >= 1 under Eq. 7 of Domingo-Ferrer and Soria-Comas (2018)).
+
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Prop. 1.
 
     Examples
     --------

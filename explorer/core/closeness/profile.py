@@ -531,6 +531,8 @@ def worst_case_cluster(prior: ArrayLike, epsilon: float, *, value: int | None = 
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Example 3.
+
     Examples
     --------
     >>> w = worst_case_cluster([0.2] * 5, 2.0)

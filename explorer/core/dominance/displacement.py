@@ -202,6 +202,8 @@ def permutation_extent(permutation: ArrayLike, z: ArrayLike | None = None, *, ti
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 2).
 
+    Computes: Ruiz (2018), Prop. 2.
+
     Examples
     --------
     >>> permutation_extent(np.eye(5))
@@ -248,6 +250,8 @@ def relative_displacement(r_a: ArrayLike, r_b: ArrayLike) -> np.ndarray:
     .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Props. 4 and 5).
+
+    Computes: Ruiz (2018), Prop. 5.
 
     Examples
     --------

@@ -298,6 +298,8 @@ def power_mean(values: ArrayLike, alpha: float, weights: ArrayLike | None = None
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 3).
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 8.
+
     Examples
     --------
     >>> power_mean([1, 4], 0)

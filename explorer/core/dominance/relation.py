@@ -212,6 +212,8 @@ def dominance(curve_a: Curve, curve_b: Curve, *, tolerance: float = 1e-9) -> Dom
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Defs. 2 and 4).
 
+    Computes: Ruiz (2018), Def. 2; Ruiz (2018), Def. 4.
+
     Examples
     --------
     >>> alphas = alpha_grid(-20, 211)

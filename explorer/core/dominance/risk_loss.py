@@ -118,6 +118,8 @@ def disclosure_risk(r: ArrayLike, alpha: float, *, zero: float = ZERO_DISPLACEME
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 3 and Table 3).
 
+    Computes: Ruiz (2018), Prop. 3; Ruiz (2018), Table 3.
+
     Examples
     --------
     >>> r2, r3 = [3, 0, 0, 1, -4], [0, 2, 2, -2, -2]
@@ -182,6 +184,8 @@ def information_loss(r_a: ArrayLike, r_b: ArrayLike, theta: float, *, normalize:
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 5).
 
+    Computes: Ruiz (2018), Prop. 5.
+
     Examples
     --------
     >>> r2, r3 = [3, 0, 0, 1, -4], [0, 2, 2, -2, -2]
@@ -216,6 +220,8 @@ def overall_disclosure_risk(risks: ArrayLike, beta: float, *, strict: bool = Tru
     .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 6).
+
+    Computes: Ruiz (2018), Prop. 6.
 
     Examples
     --------
@@ -253,6 +259,8 @@ def overall_information_loss(losses: ArrayLike, pi: float, *, strict: bool = Tru
     .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 7).
+
+    Computes: Ruiz (2018), Prop. 7.
 
     Examples
     --------
@@ -306,6 +314,8 @@ def pairwise_information_loss(displacements: ArrayLike, theta: float, *, normali
     .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 5).
+
+    Computes: Ruiz (2018), Prop. 5.
 
     Examples
     --------
@@ -433,6 +443,8 @@ def risk_curve(r: ArrayLike | Tally, alphas: ArrayLike, *, zero: float = ZERO_DI
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 3).
 
+    Computes: Ruiz (2018), Prop. 3.
+
     Examples
     --------
     >>> risk_curve([0, 2, 2, -2, -2], [-4, 0.5, 1]).values.round(4).tolist()
@@ -460,6 +472,8 @@ def loss_curve(r_a: ArrayLike | Tally, r_b: ArrayLike | None, thetas: ArrayLike,
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 5).
 
+    Computes: Ruiz (2018), Prop. 5.
+
     Examples
     --------
     >>> loss_curve([3, 0, 0, 1, -4], [0, 2, 2, -2, -2], [1, np.inf]).values.tolist()
@@ -481,6 +495,8 @@ def overall_risk_curve(displacements: ArrayLike, alphas: ArrayLike, beta: float,
     .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 6).
+
+    Computes: Ruiz (2018), Prop. 6.
 
     Examples
     --------
@@ -504,6 +520,8 @@ def overall_loss_curve(displacements: ArrayLike, thetas: ArrayLike, pi: float, *
     .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization:
        centrality of permutation matrices, universal measures of disclosure risk and information
        loss, evaluation by dominance", Information Sciences, 2018 (Prop. 7).
+
+    Computes: Ruiz (2018), Prop. 7.
 
     Examples
     --------

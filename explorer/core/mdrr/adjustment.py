@@ -50,7 +50,7 @@ class AdjustmentResult:
 def rr_adjust(reports: Any, marginal_estimates: Sequence[Any], *, blocks: Sequence[Sequence[int]] | None = None,
               cardinalities: Sequence[int] | None = None, max_sweeps: int = 50, tolerance: float | None = 1e-9,
               keep_history: bool = False) -> AdjustmentResult:
-    """Algorithm 2 (RR-Adjustment): rake the weights of the randomized records to the estimated marginals.
+    """RR-Adjustment (Domingo-Ferrer and Soria-Comas (2022), Algorithm 2): rake the weights of the randomized records to the estimated marginals.
 
     Parameters
     ----------
@@ -74,6 +74,9 @@ def rr_adjust(reports: Any, marginal_estimates: Sequence[Any], *, blocks: Sequen
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 14; Domingo-Ferrer and Soria-Comas (2022), Alg. 2;
+    Domingo-Ferrer and Soria-Comas (2022), Example 1.
 
     Examples
     --------

@@ -74,7 +74,10 @@ def random_count_query(cardinalities: Sequence[int], sigma: float, rng: Any = No
 
 
 def query_frequency_independent(marginals: Sequence[np.ndarray], query: CountQuery) -> float:
-    """Protocol 1, step 10: sum over S of the product of the estimated marginals."""
+    """Protocol 1, step 10, of Domingo-Ferrer and Soria-Comas (2022): sum over S of the product of the estimated marginals.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Protocol 1.
+    """
     parts = [([a], np.asarray(marginals[a])) for a in query.attributes]
     return float((_outer_in_order(parts, query.attributes) * query.mask).sum())
 
@@ -86,7 +89,9 @@ def query_frequency_weighted(codes: np.ndarray, weights: np.ndarray, query: Coun
 
 
 def count_query_errors(estimated_count: float, true_count: float) -> tuple[float, float]:
-    """Eq. (16): absolute error |Y_S - X_S| and relative error |Y_S - X_S| / X_S (NaN when X_S = 0).
+    """Domingo-Ferrer and Soria-Comas (2022), Eq. (16): absolute error |Y_S - X_S| and relative error |Y_S - X_S| / X_S (NaN when X_S = 0).
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 16.
 
     Examples
     --------

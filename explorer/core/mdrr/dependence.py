@@ -49,7 +49,7 @@ def _contingency(x: np.ndarray, y: np.ndarray, kx: int, ky: int) -> np.ndarray:
 
 
 def cramers_v(table: Any) -> float:
-    """Cramér's V of a contingency table (Expression (9)), no continuity correction.
+    """Cramér's V of a contingency table (Domingo-Ferrer and Soria-Comas (2022), Expression (9)), no continuity correction.
 
     Rows or columns with zero total are dropped; a table with one row or column left gives 0.
 
@@ -57,6 +57,8 @@ def cramers_v(table: Any) -> float:
     -----
     V = sqrt(chi^2 / n / min(r - 1, c - 1)), chi^2 = sum (o - e)^2 / e with
     e = n_a n_b / n (the printed denominator f_ab is e_ab; see ``docs/conventions.md``).
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 9.
 
     Examples
     --------
@@ -75,7 +77,9 @@ def cramers_v(table: Any) -> float:
 
 
 def abs_pearson(table: Any) -> float:
-    """|Pearson correlation| of two ordinal attributes from their contingency table (Expression (8)).
+    """|Pearson correlation| of two ordinal attributes from their contingency table (Domingo-Ferrer and Soria-Comas (2022), Expression (8)).
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 8.
 
     Examples
     --------
@@ -144,7 +148,7 @@ def _pair_tables_exact(codes: np.ndarray, cards: Sequence[int]) -> dict[tuple[in
 def dependence_matrix(data: CategoricalData | pd.DataFrame, method: str = "true", *, p: Any = 0.5,
                       mechanism: str = "keep-or-uniform", epsilon: Any = None, rng: Any = None,
                       proper: str = "clip", secure_sum_limit: int = 300) -> np.ndarray:
-    """Dependences between attributes (m x m, ones on the diagonal) for Algorithm 1.
+    """Dependences between attributes (m x m, ones on the diagonal) for RR-Clusters (Domingo-Ferrer and Soria-Comas (2022), Algorithm 1).
 
     Methods
     -------
@@ -244,7 +248,7 @@ def _check_cluster(cluster: Any, m: int, name: str) -> list[int]:
 
 
 def cluster_dependence(dependence: Any, cluster: Sequence[int], other: Sequence[int]) -> float:
-    """The dependence between two clusters of attributes in Algorithm 1.
+    """The dependence between two clusters of attributes in RR-Clusters (Domingo-Ferrer and Soria-Comas (2022), Algorithm 1).
 
     Parameters
     ----------
@@ -269,6 +273,8 @@ def cluster_dependence(dependence: Any, cluster: Sequence[int], other: Sequence[
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Alg. 1.
+
     Examples
     --------
     >>> dep = [[1, .8, .1], [.8, 1, .3], [.1, .3, 1]]
@@ -292,7 +298,7 @@ def cluster_dependence(dependence: Any, cluster: Sequence[int], other: Sequence[
 
 
 def cluster_attributes(dependence: Any, cardinalities: Sequence[int], t_v: float, t_d: float) -> list[list[int]]:
-    """Algorithm 1: merge clusters in descending order of dependence.
+    """RR-Clusters (Domingo-Ferrer and Soria-Comas (2022), Algorithm 1): merge clusters in descending order of dependence.
 
     The dependence between clusters (:func:`cluster_dependence`) is the largest dependence
     between an attribute of one and an attribute of the other; two clusters merge when
@@ -305,6 +311,8 @@ def cluster_attributes(dependence: Any, cardinalities: Sequence[int], t_v: float
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Alg. 1.
 
     Examples
     --------

@@ -337,7 +337,7 @@ def run_table(data: Any = None, *, ps: Sequence[float] = TABLE_P, t_ds: Sequence
               chunk: int | None = None, progress: Callable | None = None, on_result: Callable | None = None,
               cancel: Any = None, adjust_sweeps: int = 10, adjust_tolerance: float = 1e-9,
               epsilon: float | None = None) -> ExperimentResult:
-    """The grid of Table 1 (Adult, the default) or Table 2 (``data=adult_mdrr_data(six=True)``).
+    """The grid of Domingo-Ferrer and Soria-Comas (2022), Table 1 (Adult, the default) or Table 2 (``data=adult_mdrr_data(six=True)``).
 
     Tables 1-2 of Domingo-Ferrer and Soria-Comas (2022).
 
@@ -350,6 +350,8 @@ def run_table(data: Any = None, *, ps: Sequence[float] = TABLE_P, t_ds: Sequence
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Table 1; Domingo-Ferrer and Soria-Comas (2022), Table 2.
 
     Examples
     --------
@@ -384,7 +386,7 @@ def run_table(data: Any = None, *, ps: Sequence[float] = TABLE_P, t_ds: Sequence
 
 
 def best_cells(table: pd.DataFrame = PAPER_TABLE1) -> dict[float, tuple[float, float]]:
-    """For each p, the (T_v, T_d) of the lowest relative error in a Table 1-style long frame.
+    """For each p, the (T_v, T_d) of the lowest relative error in a long frame like Domingo-Ferrer and Soria-Comas (2022), Table 1.
 
     Section 6.5 runs Figure 3 with "the best values for T_v and T_d identified in Table 1".
 
@@ -407,10 +409,12 @@ def run_figure3(data: Any = None, *, ps: Sequence[float] = TABLE_P, sigmas: Sequ
                 chunk: int | None = None, progress: Callable | None = None, on_result: Callable | None = None,
                 cancel: Any = None, adjust_sweeps: int = 10, adjust_tolerance: float = 1e-9,
                 epsilon: float | None = None) -> ExperimentResult:
-    """Figures 2-3: the methods' errors against the coverage sigma, for each p.
+    """Domingo-Ferrer and Soria-Comas (2022), Figures 2-3: the methods' errors against the coverage sigma, for each p.
 
     ``thresholds[p] = (T_v, T_d)`` (default: the best cells of the printed Table 1,
     as Section 6.5 does).  Include "Randomized" in ``methods`` for Figure 2.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Fig. 2; Domingo-Ferrer and Soria-Comas (2022), Fig. 3.
     """
     runs = _check_common(runs, dependence, mechanism, proper, epsilon)
     data = _as_data(data)
@@ -437,7 +441,7 @@ def run_figure3(data: Any = None, *, ps: Sequence[float] = TABLE_P, sigmas: Sequ
 
 
 def table_view(summary: pd.DataFrame, value: str = "relative_error") -> pd.DataFrame:
-    """A Table 1-style grid: rows (p, T_d), columns T_v."""
+    """A grid like Domingo-Ferrer and Soria-Comas (2022), Table 1: rows (p, T_d), columns T_v."""
     part = summary[summary["method"] == "RR-Clusters"] if "method" in summary else summary
     return part.pivot_table(index=["p", "T_d"], columns="T_v", values=value, aggfunc="first")
 

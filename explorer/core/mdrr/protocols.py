@@ -183,7 +183,7 @@ def _joint_mechanism(matrix: Any, cardinalities: Sequence[int]) -> Any:
 
 
 def randomize_joint(codes: Any, cardinalities: Sequence[int], matrix: Any, rng: Any = None) -> np.ndarray:
-    """Protocol 2, step 4: each record's combination randomized; returns flat report codes."""
+    """Protocol 2, step 4, of Domingo-Ferrer and Soria-Comas (2022): each record's combination randomized; returns flat report codes."""
     rng = check_rng(rng)
     codes = check_codes(codes, cardinalities)
     mech = _joint_mechanism(matrix, cardinalities)
@@ -203,7 +203,7 @@ def _randomize_factor(column: np.ndarray, matrix: Any, rng: np.random.Generator)
 
 def estimate_joint(reports: np.ndarray, cardinalities: Sequence[int], matrix: Any, *,
                    method: str = "clip") -> tuple[np.ndarray, np.ndarray, int]:
-    """Protocol 2, step 7: Eq. (2) on the joint report frequencies; ``(estimate, raw, iterations)``."""
+    """Protocol 2, step 7, of Domingo-Ferrer and Soria-Comas (2022): Eq. (2) on the joint report frequencies; ``(estimate, raw, iterations)``."""
     r = n_combinations(cardinalities, limit=MAX_JOINT_CELLS)
     mech = _joint_mechanism(matrix, cardinalities)
     lam = code_frequencies(np.asarray(reports, dtype=np.int64), r)
@@ -236,7 +236,7 @@ class JointResult:
 
 def rr_joint(codes: Any, cardinalities: Sequence[int], matrix: Any, *, rng: Any = None,
              method: str = "clip") -> JointResult:
-    """RR-Joint (Protocol 2) on the Cartesian product of the attributes.
+    """RR-Joint (Domingo-Ferrer and Soria-Comas (2022), Protocol 2) on the Cartesian product of the attributes.
 
     ``matrix`` is a :class:`GRRMatrix` over the joint domain (keep-or-uniform or
     optimal: randomized and estimated in closed form, no r x r matrix), a
@@ -247,6 +247,8 @@ def rr_joint(codes: Any, cardinalities: Sequence[int], matrix: Any, *, rng: Any 
     -----
     Eq. (2): pi_hat = (P^T)^-1 lambda_hat.  For P = (a - b) I + b J,
     (P^T)^-1 lambda = (lambda - b) / (a - b).
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Protocol 2.
 
     Examples
     --------
@@ -300,7 +302,9 @@ def _attribute_matrices(cardinalities: Sequence[int], p: Any, mechanism: str, ep
 def rr_independent(codes: Any, cardinalities: Sequence[int], p: Any = 0.5, *, mechanism: str = "keep-or-uniform",
                    epsilon: Any = None, matrices: Sequence[GRRMatrix] | None = None, rng: Any = None,
                    method: str = "clip") -> IndependentResult:
-    """RR-Independent (Protocol 1): RR on each attribute, marginals by Eq. (2).
+    """RR-Independent (Domingo-Ferrer and Soria-Comas (2022), Protocol 1): RR on each attribute, marginals by Eq. (2).
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Protocol 1.
 
     Examples
     --------

@@ -145,7 +145,7 @@ class PermutationAnalysis:
     columns : list of str
         Attribute names.
     X, Y, Z, E : (n, m) float
-        Original, anonymized, reverse-mapped (Algorithm 1) and residual noise E = Y - Z.
+        Original, anonymized, reverse-mapped (Domingo-Ferrer and Muralidhar (2016), Algorithm 1) and residual noise E = Y - Z.
     spearman : (m,) float
         Spearman's rho between X_j and Y_j (= Z_j) per attribute (NaN for a constant attribute).
     extent : (m,) float

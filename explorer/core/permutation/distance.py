@@ -34,7 +34,7 @@ __all__ = ["PermutationDistances", "permutation_distances"]
 
 @dataclass(frozen=True)
 class PermutationDistances:
-    """Permutation distances of original records to an anonymized data set (Algorithm 2).
+    """Permutation distances of original records to an anonymized data set (Domingo-Ferrer and Muralidhar (2016), Algorithm 2).
 
     The result of :func:`permutation_distances`, Domingo-Ferrer and Muralidhar (2016), Algorithm 2
     and Tables 3-4 [1]_.
@@ -289,7 +289,7 @@ def _distances_literal(y_ranks: np.ndarray, r_star: np.ndarray, step: float = 1.
 
 def permutation_distances(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, method: str = "kdtree",
                           workers: int = 1, missing: str = "raise") -> PermutationDistances:
-    """Permutation distance of every original record to an anonymized data set (Algorithm 2).
+    """Permutation distance of every original record to an anonymized data set (Domingo-Ferrer and Muralidhar (2016), Algorithm 2).
 
     Parameters
     ----------
@@ -337,6 +337,8 @@ def permutation_distances(X: Any, Y: Any, *, ties: str = "random", rng: Any = No
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Alg. 2; Domingo-Ferrer and Muralidhar (2016), Table 3.
 
     Examples
     --------

@@ -58,7 +58,7 @@ class RecordLinkage:
     Z : (n, m) float
         The reverse-mapped data set the intruder links against.
     distances : PermutationDistances
-        Algorithm 2 of every original record against Z.
+        Domingo-Ferrer and Muralidhar (2016), Algorithm 2, of every original record against Z.
     correct, multiple, wrong : (n,) bool
         Record i has the single match i / several matches / a single wrong match.
     unmatched : int array
@@ -111,9 +111,9 @@ class RecordLinkage:
 
 def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, missing: str = "raise",
                    workers: int = 1) -> RecordLinkage:
-    """Record linkage by the maximum-knowledge intruder (Definition 3, Section 5.1).
+    """Record linkage by the maximum-knowledge intruder (Domingo-Ferrer and Muralidhar (2016), Definition 3, Section 5.1).
 
-    The intruder knows X and Y, reverse-maps Y to Z (Algorithm 1) and runs
+    The intruder knows X and Y, reverse-maps Y to Z (Domingo-Ferrer and Muralidhar (2016), Algorithm 1) and runs
     Algorithm 2 of every original record against Z.  Record i of Y (and of Z)
     is the anonymized version of record i of X, which lets the protector count
     correct, multiple and wrong links.
@@ -130,6 +130,8 @@ def record_linkage(X: Any, Y: Any, *, ties: str = "random", rng: Any = None, mis
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 3; Domingo-Ferrer and Muralidhar (2016), Table 5.
 
     Examples
     --------
@@ -211,6 +213,8 @@ def random_match_distances(X: Any, Z: Any, n_random: Any = "all", rng: Any = Non
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
 
+    Computes: Domingo-Ferrer and Muralidhar (2016), Table 6.
+
     Examples
     --------
     >>> from explorer.core.datasets import domingo_muralidhar_example
@@ -268,7 +272,7 @@ def hellinger(p: ArrayLike, q: ArrayLike) -> float:
 
 
 def distance_histogram(distance: ArrayLike, max_distance: float | None = None, step: float = 1.0) -> np.ndarray:
-    """Relative frequency of each permutation distance 0, step, ..., max_distance (Tables 6-7).
+    """Relative frequency of each permutation distance 0, step, ..., max_distance (Domingo-Ferrer and Muralidhar (2016), Tables 6-7).
 
     Distances above ``max_distance`` are counted in the last bin.  ``step`` is
     1, or 1/2 for mid-rank distances.  The columns of Domingo-Ferrer and Muralidhar (2016),
@@ -296,7 +300,7 @@ def distance_histogram(distance: ArrayLike, max_distance: float | None = None, s
 
 @dataclass(frozen=True)
 class LinkageVerification:
-    """The intruder's verification of his links against random records (Section 5.2, Figures 1-3).
+    """The intruder's verification of his links against random records (Domingo-Ferrer and Muralidhar (2016), Section 5.2, Figures 1-3).
 
     The result of :func:`linkage_verification` (Domingo-Ferrer and Muralidhar 2016 [1]_).
 
@@ -395,6 +399,10 @@ def linkage_verification(X: Any, Y: Any, n_random: Any = "all", rng: Any = None,
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Table 6; Domingo-Ferrer and Muralidhar (2016), Table 7;
+    Domingo-Ferrer and Muralidhar (2016), Fig. 1; Domingo-Ferrer and Muralidhar (2016), Fig. 2; Domingo-Ferrer
+    and Muralidhar (2016), Fig. 3.
 
     Examples
     --------

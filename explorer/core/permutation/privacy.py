@@ -92,6 +92,8 @@ def window_variances(sorted_values: np.ndarray, centre_ranks: np.ndarray, d: Any
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
 
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 1.
+
     Examples
     --------
     >>> window_variances(np.array([1.0, 2.0, 3.0, 10.0]), np.array([1, 2]), 1).tolist()
@@ -262,7 +264,7 @@ def _meets(variances: np.ndarray, v: np.ndarray, strict: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PermutedPrivacy:
-    """(d, v)-permuted privacy of an anonymized data set (Definitions 1-2, Table 4).
+    """(d, v)-permuted privacy of an anonymized data set (Domingo-Ferrer and Muralidhar (2016), Definitions 1-2, Table 4).
 
     The result of :func:`permuted_privacy` (Domingo-Ferrer and Muralidhar 2016 [1]_).
 
@@ -362,7 +364,7 @@ def _check_v(v: Any, m: int) -> np.ndarray:
 
 def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng: Any = None,
                      missing: str = "raise") -> PermutedPrivacy:
-    """(d, v)-permuted privacy of Y with respect to every record of X (Definitions 1-2).
+    """(d, v)-permuted privacy of Y with respect to every record of X (Domingo-Ferrer and Muralidhar (2016), Definitions 1-2).
 
     Parameters
     ----------
@@ -399,6 +401,9 @@ def permuted_privacy(X: Any, Y: Any, d: Any = None, *, ties: str = "random", rng
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 1; Domingo-Ferrer and Muralidhar (2016), Def. 2;
+    Domingo-Ferrer and Muralidhar (2016), Table 4.
 
     Examples
     --------
@@ -493,6 +498,8 @@ def subject_check(record: ArrayLike, Y: Any, d: Any, v: Any, *, ties: str = "ran
     .. [1] J. Domingo-Ferrer and K. Muralidhar, "New directions in anonymization: permutation paradigm,
        verifiability by subjects and intruders, transparency to users", Information Sciences
        337-338:11-24, 2016.
+
+    Computes: Domingo-Ferrer and Muralidhar (2016), Def. 1.
 
     Examples
     --------

@@ -224,6 +224,8 @@ def ranks(values: ArrayLike, ties: str = "random", rng: Any = None, descending: 
        of permutation matrices, universal measures of disclosure risk and information loss, evaluation
        by dominance", Information Sciences, 2018.
 
+    Computes: Ruiz (2018), Table 1.
+
     Examples
     --------
     >>> ranks([13, 20, 2, 15, 29]).tolist()

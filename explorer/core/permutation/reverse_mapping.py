@@ -43,7 +43,7 @@ MAX_MATRIX_N = 20_000
 # --------------------------------------------------------------------------- reverse mapping (Algorithm 1)
 
 def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "random") -> np.ndarray:
-    """Reverse-map one anonymized attribute onto the original values (reverse mapping, Algorithm 1).
+    """Reverse-map one anonymized attribute onto the original values (Domingo-Ferrer and Muralidhar (2016), Algorithm 1).
 
     Parameters
     ----------
@@ -78,6 +78,8 @@ def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "ran
        of permutation matrices, universal measures of disclosure risk and information loss, evaluation
        by dominance", Information Sciences, 2018.
 
+    Computes: Domingo-Ferrer and Muralidhar (2016), Alg. 1.
+
     Examples
     --------
     >>> reverse_map([13, 20, 2, 15, 29], [8, 20, -1, 18, 29]).tolist()   # Ruiz (2018), Table 2, Z_1
@@ -99,7 +101,7 @@ def reverse_map(x: ArrayLike, y: ArrayLike, rng: Any = None, *, ties: str = "ran
 
 def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", missing: str = "raise",
                       workers: int | None = None) -> Any:
-    """Reverse-map every attribute of an anonymized data set (Algorithm 1, column by column).
+    """Reverse-map every attribute of an anonymized data set (Domingo-Ferrer and Muralidhar (2016), Algorithm 1, column by column).
 
     Parameters
     ----------
@@ -135,6 +137,8 @@ def reverse_map_frame(X: Any, Y: Any, rng: Any = None, *, ties: str = "random", 
     .. [2] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
        of permutation matrices, universal measures of disclosure risk and information loss, evaluation
        by dominance", Information Sciences, 2018.
+
+    Computes: Ruiz (2018), Table 2; Domingo-Ferrer and Muralidhar (2016), Alg. 1.
 
     Examples
     --------
@@ -214,6 +218,8 @@ def residual_noise(Y: Any, Z: Any) -> Any:
        of permutation matrices, universal measures of disclosure risk and information loss, evaluation
        by dominance", Information Sciences, 2018.
 
+    Computes: Ruiz (2018), Table 2; Domingo-Ferrer and Muralidhar (2016), Table 2.
+
     Examples
     --------
     >>> residual_noise([[8.0], [20.0]], [[13.0], [20.0]]).ravel().tolist()
@@ -260,6 +266,8 @@ def permutation_matrix(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: 
     .. [1] N. Ruiz, "On some consequences of the permutation paradigm for data anonymization: centrality
        of permutation matrices, universal measures of disclosure risk and information loss, evaluation
        by dominance", Information Sciences, 2018.
+
+    Computes: Ruiz (2018), Prop. 1.
 
     Examples
     --------

@@ -219,7 +219,7 @@ def code_frequencies(flat: np.ndarray, r: int) -> np.ndarray:
 
 
 def inversion_estimate(matrix: Any, lambda_hat: ArrayLike) -> np.ndarray:
-    """Eq. (2): pi-hat = (P^T)^-1 lambda-hat, the unbiased estimate of the true distribution.
+    """Domingo-Ferrer and Soria-Comas (2018), Eq. (2): pi-hat = (P^T)^-1 lambda-hat, the unbiased estimate of the true distribution.
 
     Parameters
     ----------
@@ -252,6 +252,8 @@ def inversion_estimate(matrix: Any, lambda_hat: ArrayLike) -> np.ndarray:
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
     .. [2] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 2; Domingo-Ferrer and Soria-Comas (2022), Eq. 2.
 
     Examples
     --------
@@ -606,7 +608,7 @@ def _warm_start(raw: np.ndarray) -> np.ndarray | None:
 
 def make_proper(raw: np.ndarray, method: str = "clip", *, matrix: Any = None, lam: np.ndarray | None = None,
                 max_iterations: int = 10_000, tolerance: float = 1e-10) -> tuple[np.ndarray, int]:
-    """Turn an Eq. (2) estimate into a proper distribution; returns ``(estimate, iterations)``.
+    """Turn an estimate by Eq. (2) of Domingo-Ferrer and Soria-Comas (2018) into a proper distribution; returns ``(estimate, iterations)``.
 
     ``"clip"`` is Section 6.4's procedure of Domingo-Ferrer and Soria-Comas (2022) (negatives
     to 0, rescale); ``"simplex"`` is the Euclidean projection onto the simplex (what Section
@@ -689,6 +691,8 @@ def estimate_frequencies(values: ArrayLike, matrix: ArrayLike, method: str = "in
     .. [2] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 2; Domingo-Ferrer and Soria-Comas (2022), Eq. 2.
+
     Examples
     --------
     >>> result = estimate_frequencies([60, 40], [[0.75, 0.25], [0.25, 0.75]], kind="counts")
@@ -752,6 +756,8 @@ def chi2_factor(n_categories: int, alpha: float = 0.05) -> float:
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Fig. 1.
+
     Examples
     --------
     >>> round(math.sqrt(chi2_factor(2, 0.05)), 4)
@@ -795,6 +801,9 @@ def error_bounds(lambda_hat: ArrayLike, n: int, alpha: float = 0.05) -> ErrorBou
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 5; Domingo-Ferrer and Soria-Comas (2022), Eq. 6;
+    Domingo-Ferrer and Soria-Comas (2022), Def. 1; Domingo-Ferrer and Soria-Comas (2022), Def. 2.
 
     Examples
     --------

@@ -94,7 +94,7 @@ ILL_CONDITIONED = 1e6
 
 
 class IllConditionedMatrixWarning(UserWarning):
-    """The RR matrix is nearly singular: Eq. (2) amplifies sampling noise a lot."""
+    """The RR matrix is nearly singular: Eq. (2) of Domingo-Ferrer and Soria-Comas (2018) amplifies sampling noise a lot."""
 
 
 # --------------------------------------------------------------------------- solving Eq. (2)
@@ -657,6 +657,8 @@ def n_combinations(cardinalities: Sequence[int], *, limit: int | None = None) ->
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Multi-dimensional randomized response", IEEE
        Transactions on Knowledge and Data Engineering, 2022.
 
+    Computes: Domingo-Ferrer and Soria-Comas (2022), Eq. 7.
+
     Examples
     --------
     >>> n_combinations([9, 16, 7, 15, 6, 5, 2, 2])
@@ -706,6 +708,8 @@ def epsilon_of(matrix: ArrayLike) -> float:
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 6; Domingo-Ferrer and Soria-Comas (2022), Eq. 4.
 
     Examples
     --------
@@ -865,6 +869,8 @@ def randomize(codes: ArrayLike, matrix: ArrayLike, rng: Any = None) -> np.ndarra
     ----------
     .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
        differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
+    Computes: Domingo-Ferrer and Soria-Comas (2018), Eq. 1; Domingo-Ferrer and Soria-Comas (2022), Eq. 1.
 
     Examples
     --------
