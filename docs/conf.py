@@ -148,5 +148,14 @@ def _escape_docstring_bars(app, what, name, obj, options, lines):
             in_literal_block, block_indent = True, indent
 
 
+def _site_notebook_links(app, docname, source):
+    """Links to a notebook are written to the repository's ``notebooks/`` folder (so they work where the
+    Markdown is read as files: a code host, an editor); the site links to its executed copy in
+    ``docs/notebooks/`` instead, one folder up less."""
+    up = "../" * docname.count("/")
+    source[0] = source[0].replace(f"](../{up}notebooks/", f"]({up}notebooks/")
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", _escape_docstring_bars, priority=400)
+    app.connect("source-read", _site_notebook_links)
