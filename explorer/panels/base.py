@@ -170,9 +170,15 @@ def _number(key: str, value: Any, *, integer: bool) -> int | float:
     return float(value)
 
 
+def _bound(number: float) -> str:
+    """A control's bound as a reader writes it: 1,000,000 and 0.05, not 1e+06."""
+    return f"{int(number):,}" if float(number).is_integer() else f"{number:g}"
+
+
 def _in_range(key: str, widget: widgets.Widget, value: float) -> None:
     if widget.has_trait("min") and widget.has_trait("max") and not widget.min <= value <= widget.max:
-        raise ConfigurationError(f"{key} must be between {widget.min:g} and {widget.max:g}, got {shorten(value)}")
+        raise ConfigurationError(f"{key} must be between {_bound(widget.min)} and {_bound(widget.max)}, "
+                                 f"got {shorten(value)}")
 
 
 def check_control_value(key: str, widget: widgets.Widget, value: Any) -> Any:
