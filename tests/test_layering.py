@@ -29,3 +29,28 @@ def test_plotting_imports_no_widgets():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "", f"explorer.plotting pulled in: {result.stdout.strip()}"
+
+
+def _imports(path):
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):                 # every import, also inside functions (lazy imports count)
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+
+
+def test_no_import_runs_up_from_core_plotting_state_or_the_lessons_data():
+    """core < plotting < panels < app; explorer.lessons (the lessons as data) imports no panel."""
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "explorer"
+    lower = [*sorted((package / "core").rglob("*.py")), *sorted((package / "plotting").rglob("*.py")),
+             package / "lessons.py", package / "state.py"]
+    offenders = [f"{path.relative_to(package)}: {name}" for path in lower for name in _imports(path)
+                 if name.startswith(("explorer.panels", "explorer.app"))]
+    offenders += [f"{path.relative_to(package)}: {name}" for path in sorted((package / "core").rglob("*.py"))
+                  for name in _imports(path) if name.startswith("explorer.plotting")]
+    assert not offenders, offenders

@@ -260,3 +260,28 @@ def test_json_values_only():
     panel = Toy()
     panel.k.value = np.int64(8)
     assert type(panel.config()["k"]) is int
+
+
+def test_the_example_panel_of_the_developers_page_works():
+    """docs/developing.md shows a complete panel: it runs, and keeps the contract it describes."""
+    import re
+    import types
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "developing.md").read_text(encoding="utf-8")
+    source = next(block for block in re.findall(r"```python\n(.*?)```", page, re.S) if "(Panel):" in block)
+    module = types.ModuleType("deniability_bars")
+    exec(compile(source, "docs/developing.md", "exec"), module.__dict__)
+    state = AppState(epsilon=1.0)
+    panel = module.DeniabilityBarsPanel(state)
+    assert panel.config() == {"n_categories": 4} and panel.missing_hooks() == []
+    with pytest.raises(ConfigurationError, match="n_categories must be between 2 and 10, got 11"):
+        panel.apply_config({"n_categories": 11})
+    panel.apply_config({"n_categories": 6})
+    state.epsilon = 2.0
+    heights = panel.artists.heights
+    assert panel.table()["H(X | Y = v) [bits]"].tolist() == heights.tolist() and heights.size == 6
+    assert f"{heights[0]:.3f}" in panel.describe() and "ε = 2" in panel.describe()
+    namespace = {}
+    exec(panel.code(), namespace)
+    np.testing.assert_allclose(namespace["entropies"], heights)
