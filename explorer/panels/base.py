@@ -133,12 +133,23 @@ def on_change(method: Callable) -> Callable:
     return wrapper
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal and of the same kind (``True`` is not the choice ``1``)."""
-    try:
-        return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
-    except Exception:  # an exotic value that cannot be compared is not a choice
-        return False
+_NO_MATCH = object()
+
+
+def _match(value: Any, allowed: list[Any]) -> Any:
+    """The choice of ``allowed`` that the JSON value ``value`` stands for, or ``_NO_MATCH``.
+
+    Compared as JSON values (a choice ``(1, 2)`` is written ``[1, 2]``), and of the same kind (``true`` is
+    not the choice ``1``).
+    """
+    wanted = _to_json(value)
+    for choice in allowed:
+        try:
+            if _to_json(choice) == wanted and isinstance(choice, bool) == isinstance(value, bool):
+                return choice
+        except Exception:  # an exotic value that cannot be compared is not a choice
+            continue
+    return _NO_MATCH
 
 
 def _choices(widget: widgets.Widget) -> list[Any]:
@@ -193,15 +204,17 @@ def check_control_value(key: str, widget: widgets.Widget, value: Any) -> Any:
         if not isinstance(value, (list, tuple)):
             raise ConfigurationError(f"{key} must be a list of choices, got {shorten(value)}")
         allowed = _choices(widget)
-        for item in value:
-            if not any(_same(item, choice) for choice in allowed):
+        chosen = tuple(_match(item, allowed) for item in value)
+        for item, choice in zip(value, chosen):
+            if choice is _NO_MATCH:
                 raise ConfigurationError(f"{key} must list choices among {shorten(allowed, 200)}, got {shorten(item)}")
-        return tuple(value)
+        return chosen
     if widget.has_trait("options"):
         allowed = _choices(widget)
-        if not any(_same(value, choice) for choice in allowed):
+        choice = _match(value, allowed)
+        if choice is _NO_MATCH:
             raise ConfigurationError(f"{key} must be one of {shorten(allowed, 200)}, got {shorten(value)}")
-        return value
+        return choice
     current = widget.value
     if isinstance(current, bool):
         if not isinstance(value, bool):
@@ -272,7 +285,10 @@ class Panel:
         """
         if key in self._controls:
             raise ValueError(f"control {key!r} is declared twice in {type(self).__name__}")
-        if state is not None and not getattr(widget, "_explorer_state_trait", None):
+        linked = getattr(widget, "_explorer_state_trait", None)
+        if linked is not None and linked != state:
+            raise ValueError(f"control {key!r} is a view of the state's {linked!r}, declared as {state!r}")
+        if state is not None and linked is None:
             state_view(widget, self.state, state, self.status)
         self._controls[key] = Control(key, widget, state, check)
         return widget

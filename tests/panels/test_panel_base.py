@@ -285,3 +285,25 @@ def test_the_example_panel_of_the_developers_page_works():
     namespace = {}
     exec(panel.code(), namespace)
     np.testing.assert_allclose(namespace["entropies"], heights)
+
+
+def test_choices_that_are_not_json_scalars_round_trip():
+    class Pairs(Panel):
+        def __init__(self):
+            super().__init__()
+            self.pair = self.control("pair", widgets.Dropdown(options=[("low", (0, 1)), ("high", (1, 2))]))
+            self.widget = widgets.VBox([self.pair])
+
+    panel = Pairs()
+    panel.apply_config({"pair": [1, 2]})            # what JSON gives back for the tuple (1, 2)
+    assert panel.pair.value == (1, 2) and panel.config() == {"pair": [1, 2]}
+    with pytest.raises(ConfigurationError, match=r"pair must be one of"):
+        panel.apply_config({"pair": [2, 3]})
+
+
+def test_a_view_of_the_state_declared_under_another_trait_is_a_bug_said_at_once():
+    from explorer.panels.controls import epsilon_slider
+
+    panel = Toy()
+    with pytest.raises(ValueError, match="view of the state's 'epsilon'"):
+        panel.control("eps2", epsilon_slider(panel.state, panel.status))
