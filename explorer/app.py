@@ -5,7 +5,7 @@ shared state (:class:`explorer.state.AppState`: data set, column roles, marks,
 the one epsilon and each tab's parameters) lives in ``app.state`` and every panel
 reads it.  The configuration is that state written out, each parameter once; the
 "Load" button and the page address (``?config=...``) take the same path.  Every
-control is guarded (:func:`explorer.panels._base.guard_widgets`): what a browser
+control is guarded (:func:`explorer.panels.browser.guard_widgets`): what a browser
 sends is re-checked before any work, and a refused value is said in words on the
 tab's status line.
 """
@@ -25,7 +25,10 @@ import ipywidgets as widgets
 
 from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
-from explorer.panels._base import StatusLine, download_link, escape, guard_widgets, guarded
+from explorer.panels import registry
+from explorer.panels.browser import guard_widgets
+from explorer.panels.downloads import download_link
+from explorer.panels.status import StatusLine, escape, guarded
 from explorer.panels.data import DataPanel
 from explorer.panels.landing import LandingPanel
 from explorer.panels._resize import figure_sizer
@@ -35,18 +38,11 @@ from explorer.state import UPLOAD_PREFIX, AppState, shorten
 __all__ = ["build_app", "show", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML"]
 
 #: The landing view's title: the app's first tab.
-LANDING = "Start here"
+LANDING = registry.entry("landing").title
 
-#: Tabs after "Data": (title, module, class).  Each panel class takes ``state=``.
-PANEL_TABS: list[tuple[str, str, str]] = [
-    ("What does ε mean?", "explorer.panels.epsilon_meaning", "EpsilonMeaningPanel"),
-    ("Randomized response", "explorer.panels.randomized_response", "RandomizedResponsePanel"),
-    ("t-closeness", "explorer.panels.t_closeness", "TClosenessPanel"),
-    ("Permutation", "explorer.panels.permutation", "PermutationPanel"),
-    ("Dominance", "explorer.panels.dominance", "DominancePanel"),
-    ("Multi-attribute RR", "explorer.panels.multidim_rr", "MultiDimRRPanel"),
-    ("Lessons", "explorer.panels.lesson", "LessonsPage"),
-]
+#: Tabs after "Data": (title, module, class), from the one registry of panels
+#: (:data:`explorer.panels.registry.REGISTRY`).  Each panel class takes ``state=``.
+PANEL_TABS: list[tuple[str, str, str]] = registry.app_tabs()
 
 ABOUT_HTML = """
 <div style="max-width:760px;line-height:1.45">
@@ -94,7 +90,7 @@ class ExplorerApp:
             self._factories[title] = _deferred_class(module_name, class_name)
         about = widgets.HTML(ABOUT_HTML.replace("{version}", escape(__version__)).replace("{papers}", papers_html()))
         self._titles = [LANDING, "Data", *self._factories, "About"]
-        self.landing = LandingPanel(self.open_tab, tabs=["Data", *self._factories])
+        self.landing = LandingPanel(self.open_tab, tabs=["Data", *self._factories], state=self.state)
         self._slots = {title: widgets.Box(layout=widgets.Layout(width="100%")) for title in self._factories}
         for slot in self._slots.values():
             slot.children = [widgets.HTML("<i>Loading...</i>")]

@@ -6,10 +6,10 @@ check-your-understanding question (:class:`Check`) whose answers are re-validate
 :func:`check_answer`.  Every number in a lesson's text is formatted from a core function's result
 (:func:`lesson_numbers`), never typed by hand.
 
-The widgets live in :mod:`explorer.panels.lesson`; :func:`lesson_widget` and :func:`lessons_widget` are
-re-exported here so that a notebook needs one line::
+This module is data only and imports no widgets: the widgets live in :mod:`explorer.panels.lesson`, and
+a notebook needs one line::
 
-    from explorer.lessons import lesson_widget
+    from explorer.panels.lesson import lesson_widget
     lesson_widget("deniability")
 
 >>> [lesson.key for lesson in lessons()][:3]
@@ -31,7 +31,7 @@ from explorer.references import cite
 
 __all__ = [
     "Check", "Feedback", "Preset", "Lesson", "LESSON_KEYS", "lessons", "lesson", "lesson_numbers",
-    "check_answer", "lesson_widget", "lessons_widget",
+    "check_answer",
 ]
 
 
@@ -568,19 +568,11 @@ def lesson(key: str) -> Lesson:
     raise ValueError(f"lesson must be one of {list(LESSON_KEYS)}, got {key!r}")
 
 
-# ====================================================================== widgets (thin re-exports)
-def lesson_widget(key: str, *, heading: bool = True):
-    """The lesson's widget: goal, question, live panel, takeaway and check question (see :mod:`explorer.panels.lesson`).
-
-    ``heading=False`` leaves out the "Lesson n of N: title" heading, for a notebook that has its own.
-    """
-    from explorer.panels.lesson import lesson_widget as _lesson_widget
-
-    return _lesson_widget(key, heading=heading)
-
-
-def lessons_widget():
-    """All lessons in order, one at a time, with a selector (see :mod:`explorer.panels.lesson`)."""
-    from explorer.panels.lesson import lessons_widget as _lessons_widget
-
-    return _lessons_widget()
+# ====================================================================== the widgets moved
+def __getattr__(name: str):
+    """``lesson_widget`` and ``lessons_widget`` live in :mod:`explorer.panels.lesson` (this module is data only
+    and imports no panel); the old names say where they went."""
+    if name in ("lesson_widget", "lessons_widget"):
+        raise AttributeError(f"explorer.lessons.{name} moved to explorer.panels.lesson.{name}: "
+                             f"use 'from explorer.panels.lesson import {name}'")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -121,7 +121,7 @@ def test_a_lesson_snapshot_shows_its_text_controls_figures_and_check_question():
     from ipywidgets.embed import dependency_state, embed_data
     from ipympl.backend_nbagg import Canvas
 
-    from explorer.lessons import lesson_widget
+    from explorer.panels.lesson import lesson_widget
     snapshots = _widget_snapshots()
     lesson = lesson_widget("deniability", heading=False)
     hidden = widgets.HTML("not shown", layout=widgets.Layout(display="none"))

@@ -265,5 +265,5 @@ def test_one_thin_notebook_per_lesson_with_outputs_cleared():
         assert not re.search(r"\d", markdown.split("\n", 1)[1].replace(f"Lesson {number + 1}", "")
                              .replace(f"{number + 1:02d}_", "")), "numbers belong in the lesson data"
         assert code.strip().endswith(f'lesson_widget("{lesson.key}", heading=False)')
-        assert code.startswith("from explorer.lessons import lesson_widget")
+        assert code.startswith("from explorer.panels.lesson import lesson_widget")
         assert cells[1]["outputs"] == [] and cells[1]["execution_count"] is None

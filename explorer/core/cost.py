@@ -2,8 +2,14 @@
 
 One unit is about one microsecond of work on the reference machine (2 cores,
 2026); what a unit costs here is measured while the app runs (see
-:class:`explorer.panels._base.Throughput`), so that an estimate shown before long
-work follows this machine and its load.  The formulas count what the algorithms
+:class:`explorer.panels.tasks.Throughput`), so that an estimate shown before long
+work follows this machine and its load.
+
+One rule decides, in every tab, what runs at once and what waits for the
+Compute button (:func:`needs_compute`): work estimated above
+:data:`COMPUTE_BUTTON_SECONDS` on the reference machine waits.  It is decided on
+the work, never on this machine's speed or load, so that a tab behaves the same
+for every visitor and in every test.  The formulas count what the algorithms
 do: microaggregation compares each of about n / k cluster centres with the n
 records; the permutation analysis passes over records and attributes (reverse
 mapping, ranks, distances, linkage) and over the random records of the
@@ -24,12 +30,17 @@ from __future__ import annotations
 
 import math
 
+from explorer.errors import InvalidParameterError
+
 __all__ = ["microaggregation_work", "permutation_work", "masking_work", "curve_work", "UNITS",
-           "REFERENCE_SECONDS_PER_UNIT"]
+           "REFERENCE_SECONDS_PER_UNIT", "COMPUTE_BUTTON_SECONDS", "needs_compute"]
 
 #: Seconds one unit takes on the reference machine: used only to decide, the same way on every machine, what
 #: runs at once and what waits for a button; estimates shown to users use the rate measured here instead.
 REFERENCE_SECONDS_PER_UNIT = 1e-6
+
+#: Work longer than this on the reference machine (seconds) waits for the Compute button (:func:`needs_compute`).
+COMPUTE_BUTTON_SECONDS = 0.5
 
 #: Units per elementary step (reference microseconds), measured on full Adult and synthetic data up to 50,000 x 6.
 UNITS = {
@@ -222,3 +233,45 @@ def curve_work(distinct: float, points: int) -> float:
     605.0
     """
     return float(distinct) * float(points) * UNITS["curve_point"]
+
+
+def needs_compute(units: float) -> bool:
+    """Whether work of ``units`` waits for the Compute button (the one rule of every tab).
+
+    Parameters
+    ----------
+    units : float
+        The work, in units of this module (:func:`microaggregation_work`, :func:`permutation_work`,
+        :func:`masking_work`, :func:`curve_work`, or their sum), >= 0.
+
+    Returns
+    -------
+    bool
+        True when the work would take more than :data:`COMPUTE_BUTTON_SECONDS` on the reference machine.
+
+    Notes
+    -----
+    ``units * REFERENCE_SECONDS_PER_UNIT > COMPUTE_BUTTON_SECONDS``, that is more than 500,000 units.
+    The decision is made on the work, not on this machine's measured speed or load
+    (:class:`explorer.panels.tasks.Throughput` says how long the work will take here, for the status line):
+    the same settings behave the same in every session.  Work that waits for Compute then runs in the
+    background with a progress bar and Cancel.
+
+    Examples
+    --------
+    >>> needs_compute(100_000)                   # 0.1 s on the reference machine: at once
+    False
+    >>> needs_compute(microaggregation_work(32_561, 5))
+    True
+    >>> needs_compute(-1)
+    Traceback (most recent call last):
+    ...
+    explorer.errors.InvalidParameterError: units must be a finite number >= 0, got -1
+    """
+    try:
+        work = float(units)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"units must be a finite number >= 0, got {str(units)[:60]!r}") from None
+    if isinstance(units, bool) or not math.isfinite(work) or work < 0:
+        raise InvalidParameterError(f"units must be a finite number >= 0, got {str(units)[:60]}")
+    return work * REFERENCE_SECONDS_PER_UNIT > COMPUTE_BUTTON_SECONDS

@@ -74,15 +74,15 @@ from __future__ import annotations
 import json
 import logging
 import math
-import struct
 import warnings
-import zlib
 from base64 import b64encode
 from typing import Any
 
 import numpy as np
 from ipympl.backend_nbagg import Canvas
 from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+from explorer.plotting._render import encode_png   # the encoder lives in plotting (no import runs up)
 
 __all__ = [
     "ExplorerCanvas",
@@ -162,50 +162,6 @@ def fast_path_supported() -> bool:
     import matplotlib
     return (_within(_version_tuple(matplotlib.__version__), MATPLOTLIB_GATE)
             and _within(_version_tuple(ipympl.__version__), IPYMPL_GATE))
-
-
-# --------------------------------------------------------------------------- the PNG encoder
-
-
-def _png_chunk(kind: bytes, payload: bytes) -> bytes:
-    return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
-
-
-def encode_png(rgba: np.ndarray, level: int = 1) -> bytes:
-    """A lossless PNG of an RGBA image (h x w x 4 uint8), made for speed, not size.
-
-    Every row is written unfiltered (PNG filter type 0) and compressed at zlib
-    ``level``; Pillow tries five filters per row.  A diff image of a slider move is
-    mostly transparent zeros, which compress well without a filter.
-
-    Parameters
-    ----------
-    rgba : numpy.ndarray
-        The image, h x w x 4, uint8, first row at the top.
-    level : int
-        The zlib compression level (1: fastest).
-
-    Returns
-    -------
-    bytes
-        The PNG file (8-bit RGBA, one IDAT chunk).
-
-    Examples
-    --------
-    >>> import io; from PIL import Image
-    >>> rgba = np.zeros((3, 4, 4), dtype=np.uint8); rgba[1, 2] = (255, 0, 0, 255)
-    >>> bool((np.asarray(Image.open(io.BytesIO(encode_png(rgba)))) == rgba).all())
-    True
-    """
-    data = np.asarray(rgba, dtype=np.uint8)
-    if data.ndim != 3 or data.shape[2] != 4:
-        raise ValueError(f"encode_png needs an RGBA image (h x w x 4), got shape {data.shape}")
-    height, width, _ = data.shape
-    raw = np.zeros((height, 4 * width + 1), dtype=np.uint8)     # each row: filter type 0 (none), pixels
-    raw[:, 1:] = data.reshape(height, 4 * width)
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)   # 8 bits, RGBA, no interlace
-    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
-            + _png_chunk(b"IDAT", zlib.compress(raw, level)) + _png_chunk(b"IEND", b""))
 
 
 # --------------------------------------------------------------------------- bounds on client messages

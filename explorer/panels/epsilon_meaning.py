@@ -6,19 +6,26 @@ Wiring only: the numbers come from :func:`explorer.core.epsilon_meaning.read_eps
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+import pandas as pd
 
 from explorer._validation import check_int
+from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES
 from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon
 from explorer.errors import ExplorerError, InvalidParameterError
-from explorer.panels._base import AppState, StatusLine, download_link, epsilon_slider, escape, guarded, make_figure
-from explorer.state import check_shared_epsilon
+from explorer.panels.base import Panel, on_change
+from explorer.panels.controls import epsilon_slider
+from explorer.panels.downloads import download_link
+from explorer.panels.figures import make_figure
+from explorer.panels.status import escape, guarded
 from explorer.plotting.epsilon_meaning import plot_epsilon_reading, summary_bytes
 from explorer.references import cite
+from explorer.state import UPLOAD_PREFIX, AppState, check_shared_epsilon
 
 __all__ = ["EpsilonMeaningPanel", "EXAMPLE3"]
 
@@ -29,23 +36,43 @@ MAX_CATEGORIES = 24
 OPENING_ATTRIBUTE = "marital-status"
 HEADINGS = {"odds": "Randomized response: the odds", "deniability": "Deniability left",
             "t-closeness": "t-closeness", "accuracy": "What it costs in accuracy"}
+#: The three figures (key -> title), left to right.
+FIGURES = {"deniability": "Deniability: the attribute before any report and after the most telling report",
+           "t-closeness": "t-closeness: the data set and the most concentrated cluster still exp(ε/2)-close",
+           "accuracy": "Accuracy: the true distribution and one simulated estimate with its error bound"}
+#: Table columns of each figure: (series of the bars drawn, column name).
+COLUMNS = {"deniability": (("prior", "before any report"), ("posterior", "after the report")),
+           "t-closeness": (("data", "whole data set"), ("cluster", "worst cluster")),
+           "accuracy": (("truth", "true"), ("estimate", "estimated"))}
 
 
-class EpsilonMeaningPanel:
-    """One epsilon, every model: RR odds and deniability, t-closeness, and estimation accuracy."""
+def _literal(text: str) -> str:
+    """A Python string literal of ``text`` in double quotes (for :meth:`EpsilonMeaningPanel.code`)."""
+    return json.dumps(str(text), ensure_ascii=False)
+
+
+class EpsilonMeaningPanel(Panel):
+    """One epsilon, every model: RR odds and deniability, t-closeness, and estimation accuracy.
+
+    Its configuration (:meth:`~explorer.panels.base.Panel.config`) is ``attribute``, ``n`` and
+    ``use_records``; the epsilon is the state's.  Three figures (:meth:`~explorer.panels.base.Panel.figures`):
+    ``deniability``, ``t-closeness`` and ``accuracy``, each with its text and data table read from the bars
+    drawn.
+    """
 
     def __init__(self, state: AppState | None = None, *, attribute: str | None = None, n: int | None = None):
-        self.state = state if state is not None else AppState()
-        self.status = StatusLine()
+        super().__init__(state)
         # The shared epsilon, one range for every tab: this slider is a view of the state's value.
-        self.epsilon = epsilon_slider(self.state, self.status, layout=widgets.Layout(width="420px"))
+        self.epsilon = self.control("epsilon", epsilon_slider(self.state, self.status,
+                                                               layout=widgets.Layout(width="420px")), state="epsilon")
         self.epsilon.continuous_update = True
-        self.attribute = widgets.Dropdown(options=[EXAMPLE3], value=EXAMPLE3, description="Attribute",
-                                          layout=widgets.Layout(width="380px"))
-        self.n_reports = widgets.BoundedIntText(value=n or 1000, min=10, max=1_000_000, description="n reports",
-                                                layout=widgets.Layout(width="200px"))
-        self.use_records = widgets.Checkbox(value=n is None, description="n = the data set's records",
-                                            indent=False, layout=widgets.Layout(width="240px"))
+        self.attribute = self.control("attribute", widgets.Dropdown(
+            options=[EXAMPLE3], value=EXAMPLE3, description="Attribute", layout=widgets.Layout(width="380px")))
+        self.n_reports = self.control("n", widgets.BoundedIntText(
+            value=n or 1000, min=10, max=1_000_000, description="n reports", layout=widgets.Layout(width="200px")))
+        self.use_records = self.control("use_records", widgets.Checkbox(
+            value=n is None, description="n = the data set's records", indent=False,
+            layout=widgets.Layout(width="240px")))
         self.export_png = widgets.Button(description="Summary as PNG", icon="download",
                                          layout=widgets.Layout(width="auto"))
         self.export_pdf = widgets.Button(description="Summary as PDF", icon="download",
@@ -61,6 +88,9 @@ class EpsilonMeaningPanel:
         self.artists = None
         self._refresh_attributes(prefer=attribute, opening=True)
         self._recompute(axes=axes)
+        for ax, (key, title) in zip(axes, FIGURES.items()):
+            self.add_figure(key, title, self.figure, canvas=self.canvas, axes=ax,
+                            describe=lambda key=key: self._describe(key), table=lambda key=key: self._table(key))
 
         self.attribute.observe(self._on_inputs, names="value")
         self.n_reports.observe(self._on_inputs, names="value")
@@ -142,41 +172,24 @@ class EpsilonMeaningPanel:
         self.status.info(f"Showing ε = {eps} on {name}, n = {reading.n:,} reports.")
         self.download.value = ""
 
-    @guarded
+    @on_change
     def _on_state_epsilon(self, change: Any = None) -> None:
         if self.reading is None or self.reading.epsilon != self.state.epsilon:
             self._recompute()
 
-    @guarded
+    @on_change
     def _on_inputs(self, change: Any = None) -> None:
-        self.n_reports.disabled = bool(self.use_records.value) and self.attribute.value != EXAMPLE3
-        self._recompute()
+        self.refresh()
 
-    @guarded
+    @on_change
     def _on_dataset(self, change: Any = None) -> None:
-        self._refresh_attributes()
-        self._recompute()
+        with self.busy():                   # the attribute's new choices: one recompute below, not two
+            self._refresh_attributes()
+        self.refresh()
 
-    def config(self) -> dict[str, Any]:
-        """The view's own controls (epsilon and the data set are the state's)."""
-        return {"attribute": self.attribute.value, "n": int(self.n_reports.value),
-                "use_records": bool(self.use_records.value)}
-
-    @guarded
-    def apply_config(self, config: dict[str, Any]) -> None:
-        """Set the controls from :meth:`config` output; a value that is not a choice is refused in words."""
-        if not isinstance(config, dict):
-            raise InvalidParameterError(f"configuration must be a dict, got {type(config).__name__}")
-        if "attribute" in config and config["attribute"] not in self.attribute.options:
-            raise InvalidParameterError(f"attribute {str(config['attribute'])[:80]!r} is not a categorical column "
-                                        "of the current data set")
-        with self.attribute.hold_trait_notifications():
-            if "n" in config:
-                self.n_reports.value = check_int(config["n"], "n", minimum=10, maximum=1_000_000)
-            if "use_records" in config:
-                self.use_records.value = bool(config["use_records"])
-            if "attribute" in config:
-                self.attribute.value = config["attribute"]
+    def refresh(self) -> None:
+        """Recompute the reading from the controls and the state, and redraw."""
+        self.n_reports.disabled = bool(self.use_records.value) and self.attribute.value != EXAMPLE3
         self._recompute()
 
     @guarded
@@ -188,3 +201,75 @@ class EpsilonMeaningPanel:
         mime = "image/png" if fmt == "png" else "application/pdf"
         filename = f"epsilon-{self.reading.epsilon:g}-{self._attribute_name}.{fmt}".replace(" ", "_")
         self.download.value = download_link(data, filename, mime)
+
+    # ------------------------------------------------------------------ the figures in words and numbers
+    def _table(self, key: str) -> pd.DataFrame:
+        """The bars of figure ``key`` as drawn (and, for accuracy, the ends of the error bars), by category."""
+        heights = self.artists.heights()
+        table = pd.DataFrame({name: heights[series] for series, name in COLUMNS[key]},
+                             index=pd.Index(list(self.reading.labels), name=self._attribute_name))
+        if key == "accuracy":
+            table["bound low"], table["bound high"] = self.artists.bound_limits()
+        return table
+
+    def _describe(self, key: str) -> str:
+        """What figure ``key`` shows now, in words, from the numbers of :meth:`_table` (the bars drawn)."""
+        table, reading, name = self._table(key), self.reading, self._attribute_name
+        eps = "infinite" if math.isinf(reading.epsilon) else f"{reading.epsilon:g}"
+
+        def series(column: str) -> str:
+            return ", ".join(f"{label} {value:.3f}" for label, value in table[column].items())
+
+        if key == "deniability":
+            report = reading.labels[reading.worst_report]
+            return (f"Bar chart of {name} at ε = {eps}: the probability of each value before any report "
+                    f"({series('before any report')}) and after the most telling report, '{report}', under the "
+                    f"optimal randomized response matrix ({series('after the report')}).")
+        if key == "t-closeness":
+            t = "infinite" if math.isinf(reading.t) else f"{reading.t:.3g}"
+            return (f"Bar chart of {name} at t = exp(ε/2) = {t}: the whole data set's distribution "
+                    f"({series('whole data set')}) and the most concentrated cluster still t-close "
+                    f"({series('worst cluster')}).")
+        low, high = table["bound low"], table["bound high"]
+        return (f"Bar chart of {name} with n = {reading.n:,} reports: the true distribution ({series('true')}) "
+                f"and one simulated estimate ({series('estimated')}); its error bars "
+                f"({100 * (1 - reading.alpha):.0f}% confidence) reach from "
+                + ", ".join(f"{label} {a:.3f} to {b:.3f}" for label, a, b in zip(table.index, low, high)) + ".")
+
+    def code(self) -> str:
+        """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view now."""
+        inputs = self._inputs()
+        eps = repr(float(inputs["epsilon"]))
+        lines = ["import numpy as np", "from matplotlib.figure import Figure", ""]
+        if self.attribute.value == EXAMPLE3:
+            lines += ["from explorer.core.epsilon_meaning import epsilon_summary_lines, read_epsilon",
+                      "from explorer.plotting.epsilon_meaning import plot_epsilon_reading", "",
+                      "# five equally likely values, as in Example 3 of Domingo-Ferrer and Soria-Comas (2018)",
+                      f"reading = read_epsilon({eps}, np.full(5, 0.2), labels=list(\"abcde\"), n={inputs['n']})",
+                      "name = \"a uniform 5-value attribute\""]
+        else:
+            dataset = self.state.dataset_name
+            if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:
+                load, loader = f"frame = load_builtin({_literal(dataset)})", "load_builtin"
+            elif dataset.startswith(UPLOAD_PREFIX):
+                load = (f"frame = load_csv({_literal(dataset[len(UPLOAD_PREFIX):])})   "
+                        "# the file uploaded in the Data tab")
+                loader = "load_csv"
+            else:
+                load = 'frame = load_csv("data.csv")   # the data set given to the app (it has no name to load it by)'
+                loader = "load_csv"
+            run = "codes=codes" if "codes" in inputs else f"n={inputs['n']}"
+            lines += [f"from explorer.core.datasets import {loader}",
+                      "from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon",
+                      "from explorer.plotting.epsilon_meaning import plot_epsilon_reading", "",
+                      load,
+                      f"name = {_literal(self.attribute.value)}",
+                      f"labels, codes = attribute_codes(frame, name, max_categories={MAX_CATEGORIES})",
+                      "prior = np.bincount(codes, minlength=len(labels)).astype(float)",
+                      f"reading = read_epsilon({eps}, prior, labels=labels, {run})"]
+        lines += ["", "for line in epsilon_summary_lines(reading, name).values():",
+                  "    print(line)",
+                  "figure = Figure(figsize=(11, 3.6), layout=\"constrained\")",
+                  "plot_epsilon_reading(figure.subplots(1, 3), reading, name)",
+                  "figure.savefig(\"epsilon.png\")"]
+        return "\n".join(lines) + "\n"

@@ -6,11 +6,12 @@ view alone) the buttons say where to go instead.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
-from explorer.panels._base import StatusLine, escape
+from explorer.panels.base import Panel
+from explorer.panels.status import escape
 from explorer.references import papers_html
 
 __all__ = ["LandingPanel", "PATHS", "INTRO_HTML"]
@@ -48,12 +49,15 @@ def _papers_key() -> str:
             "explorer cites them</h4>" + papers_html(keyed=True) + "</div>")
 
 
-class LandingPanel:
-    """The app's first tab: two sentences, three paths by who you are, the tabs, and the papers."""
+class LandingPanel(Panel):
+    """The app's first tab: two sentences, three paths by who you are, the tabs, and the papers.
 
-    def __init__(self, go: Callable[[str], None] | None = None, *, tabs: Sequence[str] = ()):
+    It has no controls to configure and no figure; :meth:`code` lists the papers it cites.
+    """
+
+    def __init__(self, go: Callable[[str], None] | None = None, *, tabs: Sequence[str] = (), state: Any = None):
+        super().__init__(state)
         self._go = go
-        self.status = StatusLine()
         self.buttons: dict[str, widgets.Button] = {}
         cards = []
         for who, what, target, label in PATHS:
@@ -95,3 +99,9 @@ class LandingPanel:
             self.status.info(f"Open the tab '{title}' of the app.")
             return
         self._go(title)
+
+    def code(self) -> str:
+        """The papers this view lists, from Python (:mod:`explorer.references`)."""
+        return ("from explorer.references import PAPERS\n\n"
+                "for paper in PAPERS.values():          # cited as authors (year) everywhere in the explorer\n"
+                "    print(f\"{paper.short}: {paper.full}\")\n")

@@ -15,7 +15,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
-from explorer.panels._base import AppState, StatusLine
+from explorer.panels.registry import lesson_panels
+from explorer.panels.status import StatusLine
+from explorer.state import AppState
 from explorer.panels._resize import figure_sizer
 from explorer.references import cite
 
@@ -24,14 +26,8 @@ __all__ = ["PANELS", "build_preset_panel", "CheckQuestion", "LessonPanel", "Less
 
 log = logging.getLogger("explorer.panels")
 
-#: a preset's ``panel`` -> (module, class) of the tab's panel
-PANELS: dict[str, tuple[str, str]] = {
-    "randomized_response": ("explorer.panels.randomized_response", "RandomizedResponsePanel"),
-    "t_closeness": ("explorer.panels.t_closeness", "TClosenessPanel"),
-    "permutation": ("explorer.panels.permutation", "PermutationPanel"),
-    "dominance": ("explorer.panels.dominance", "DominancePanel"),
-    "multidim_rr": ("explorer.panels.multidim_rr", "MultiDimRRPanel"),
-}
+#: a preset's ``panel`` -> (module, class) of the tab's panel, from the one registry of panels
+PANELS: dict[str, tuple[str, str]] = lesson_panels()
 
 CSS = """<style>
 .explorer-lesson {max-width: 1100px}

@@ -48,6 +48,22 @@ class EpsilonArtists:
     bound: ErrorbarContainer
     n_categories: int
 
+    def heights(self) -> dict[str, np.ndarray]:
+        """The heights of the bars as drawn, by series (the figure's own numbers, for its text and data table).
+
+        Keys: ``prior`` and ``posterior`` (deniability), ``data`` and ``cluster`` (t-closeness), ``truth`` and
+        ``estimate`` (accuracy).
+        """
+        series = {"prior": self.prior_bars, "posterior": self.posterior_bars, "data": self.data_bars,
+                  "cluster": self.cluster_bars, "truth": self.truth_bars, "estimate": self.estimate_bars}
+        return {key: np.array([bar.get_height() for bar in bars]) for key, bars in series.items()}
+
+    def bound_limits(self) -> tuple[np.ndarray, np.ndarray]:
+        """The lower and upper ends of the error bars drawn on the estimate (clipped to [0, 1])."""
+        _, _, (segments,) = self.bound.lines
+        ends = np.array([[y for _, y in segment] for segment in segments.get_segments()]).reshape(-1, 2)
+        return ends[:, 0], ends[:, 1]
+
     def update(self, reading, attribute: str = "the attribute") -> None:
         """Show ``reading`` (same number of categories as when drawn)."""
         if reading.prior.size != self.n_categories:

@@ -226,13 +226,13 @@ class CachedText(Text):
 
 
 def __getattr__(name: str):
-    """``encode_png`` moved to :mod:`explorer.panels._canvas` (the canvas that sends PNGs); this
+    """``encode_png`` moved to :mod:`explorer.plotting._render` (the PNG encoder of the canvas); this
     name keeps working for one release, with a DeprecationWarning."""
     if name == "encode_png":
         import warnings
 
-        from explorer.panels._canvas import encode_png
-        warnings.warn("explorer.plotting.randomized_response.encode_png moved to explorer.panels._canvas.encode_png",
+        from explorer.plotting._render import encode_png
+        warnings.warn("explorer.plotting.randomized_response.encode_png moved to explorer.plotting._render.encode_png",
                       DeprecationWarning, stacklevel=2)
         return encode_png
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,7 @@ from tests.e2e.figures import FIGURES_JS, clipped, settle
 
 NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "lesson", "metadata": {}, "outputs": [],
-               "source": ["from explorer.lessons import lesson_widget\n", "lesson_widget('deniability')"]}],
+               "source": ["from explorer.panels.lesson import lesson_widget\n", "lesson_widget('deniability')"]}],
     "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
     "nbformat": 4, "nbformat_minor": 5,
 }

@@ -7,7 +7,9 @@ import threading
 import time
 
 from explorer.errors import CancelledError, InvalidParameterError
-from explorer.panels._base import BackgroundTask, StatusLine, csv_download_link, guarded
+from explorer.panels.downloads import csv_download_link
+from explorer.panels.status import StatusLine, guarded
+from explorer.panels.tasks import BackgroundTask
 
 
 class Owner:
@@ -140,7 +142,8 @@ def test_csv_download_link_carries_the_text():
 def test_cancel_all_cancels_every_running_task():
     import threading
 
-    from explorer.panels._base import BackgroundTask, StatusLine
+    from explorer.panels.status import StatusLine
+    from explorer.panels.tasks import BackgroundTask
 
     started = [threading.Event(), threading.Event()]
     tasks = [BackgroundTask(StatusLine()) for _ in started]
@@ -165,7 +168,7 @@ def test_cancel_all_cancels_every_running_task():
 def test_widgets_added_later_to_a_guarded_container_are_guarded():
     import ipywidgets as widgets
 
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
 
     status = StatusLine()
     box = widgets.VBox([widgets.IntSlider(value=1, min=0, max=5)])
@@ -186,7 +189,7 @@ def _comm_message(content):
 def test_a_forged_click_on_a_disabled_button_is_refused_in_words():
     import ipywidgets as widgets
 
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
 
     status = StatusLine()
     clicks = []
@@ -207,7 +210,7 @@ def test_a_forged_click_on_a_disabled_button_is_refused_in_words():
 def test_errors_of_message_and_click_handlers_become_words(caplog):
     import ipywidgets as widgets
 
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
 
     status = StatusLine()
     button = widgets.Button(description="Go")

@@ -1,14 +1,15 @@
 """The "What does epsilon mean?" view: wired to the shared state, numbers from the core, errors in words."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from explorer.core import datasets
 from explorer.core.epsilon_meaning import attribute_codes, read_epsilon
-from explorer.errors import ExplorerError
-from explorer.panels._base import AppState
+from explorer.errors import ConfigurationError, ExplorerError
+from explorer.state import AppState
 from explorer.panels.epsilon_meaning import EXAMPLE3, EpsilonMeaningPanel
 
 
@@ -94,3 +95,106 @@ def test_the_view_opens_on_an_attribute_of_the_data_set_and_example3_stays_a_cho
     assert EXAMPLE3 in panel.attribute.options
     panel.attribute.value = EXAMPLE3
     assert panel.reading.prior.tolist() == [0.2] * 5
+
+
+# ---------------------------------------------------------------------- the Panel contract: figures, code, config
+
+
+def _numbers(text):
+    return [float(x) for x in re.findall(r"(?<![\w.])\d+\.\d{3}(?!\d)", text)]
+
+
+def _bar_heights(bars):
+    return [bar.get_height() for bar in bars]
+
+
+@pytest.mark.parametrize("attribute", [None, "race"])
+def test_each_figure_s_description_and_table_are_the_bars_drawn(state, attribute):
+    panel = EpsilonMeaningPanel(state, attribute=attribute) if attribute else EpsilonMeaningPanel(AppState(epsilon=2.0))
+    a = panel.artists
+    drawn = {"deniability": (a.prior_bars, a.posterior_bars), "t-closeness": (a.data_bars, a.cluster_bars),
+             "accuracy": (a.truth_bars, a.estimate_bars)}
+    assert [view.key for view in panel.figures()] == list(drawn)
+    for index, (key, bars) in enumerate(drawn.items()):
+        table = panel.table(key)
+        assert table.index.tolist() == list(panel.reading.labels)
+        for column, series in zip(table.columns, bars):
+            np.testing.assert_array_equal(table[column].to_numpy(), _bar_heights(series))
+        expected = [round(v, 3) for column in table.columns[:2] for v in table[column]]
+        if key == "accuracy":
+            _, _, (segments,) = a.bound.lines
+            ends = [y for segment in segments.get_segments() for y in (segment[0][1], segment[1][1])]
+            np.testing.assert_allclose(table[["bound low", "bound high"]].to_numpy().ravel(), ends)
+            expected += [round(v, 3) for v in ends]
+        text = panel.describe(index)
+        assert _numbers(text) == pytest.approx(expected, abs=5e-4), key
+        assert panel.reading.labels[0] in text
+
+
+def test_the_description_follows_the_view():
+    state = AppState(epsilon=2.0)
+    panel = EpsilonMeaningPanel(state)
+    assert "0.544" in panel.describe("t-closeness") and "2.72" in panel.describe("t-closeness")   # Example 3
+    state.epsilon = 0.5
+    assert "0.544" not in panel.describe("t-closeness") and "ε = 0.5" in panel.describe("deniability")
+    assert _numbers(panel.describe("t-closeness"))[5:] == pytest.approx(
+        [round(h, 3) for h in _bar_heights(panel.artists.cluster_bars)], abs=5e-4)
+
+
+def test_nothing_is_missing_from_the_contract():
+    assert EpsilonMeaningPanel(AppState()).missing_hooks() == []
+
+
+@pytest.mark.parametrize("use_records", [True, False])
+def test_code_reproduces_the_reading_shown(tmp_path, monkeypatch, use_records):
+    state = AppState(epsilon=1.5)
+    state.select_dataset("UCI Adult")
+    panel = EpsilonMeaningPanel(state, attribute="sex")
+    panel.apply_config({"use_records": use_records, "n": 700})
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(panel.code(), namespace)
+    reading = namespace["reading"]
+    assert reading.epsilon == 1.5 and reading.labels == panel.reading.labels and reading.n == panel.reading.n
+    np.testing.assert_array_equal(reading.simulated_estimate, panel.reading.simulated_estimate)
+    assert (tmp_path / "epsilon.png").exists()
+    assert "explorer.panels" not in panel.code() and "state" not in panel.code()
+
+
+def test_code_of_example3_reproduces_it(tmp_path, monkeypatch):
+    panel = EpsilonMeaningPanel(AppState(epsilon=2.0))
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(panel.code(), namespace)
+    np.testing.assert_array_equal(namespace["reading"].cluster.distribution, panel.reading.cluster.distribution)
+
+
+def test_config_round_trip_and_refusals_keep_the_view(state):
+    panel = EpsilonMeaningPanel(state, attribute="race")
+    assert panel.config() == {"attribute": "race", "n": 1000, "use_records": True}
+    panel.apply_config({"attribute": "sex", "n": 500, "use_records": False})
+    assert panel.config() == {"attribute": "sex", "n": 500, "use_records": False}
+    assert panel.reading.n == 500 and not panel.n_reports.disabled
+    other = EpsilonMeaningPanel(state)
+    other.apply_config(panel.config())
+    assert other.config() == panel.config() and other.reading.n == 500
+    before = panel.reading
+    for bad, words in (({"attribute": "nope", "n": 20}, "attribute must be one of"),
+                       ({"n": 5}, "n must be between 10 and 1,000,000, got 5"),
+                       ({"use_records": "yes"}, "use_records must be true or false, got 'yes'")):
+        with pytest.raises(ConfigurationError, match=words):
+            panel.apply_config(bad)
+        assert panel.config() == {"attribute": "sex", "n": 500, "use_records": False}
+        assert panel.reading is before
+
+
+@pytest.mark.parametrize("fmt", ["png", "pdf", "svg"])
+def test_each_figure_exports(fmt):
+    panel = EpsilonMeaningPanel(AppState(epsilon=1.0))
+    for index in range(3):
+        assert len(panel.export_figure(index, fmt)) > 1000
+
+
+def test_code_of_a_data_set_without_a_name_says_so(state):
+    code = EpsilonMeaningPanel(state, attribute="sex").code()
+    assert 'load_csv("data.csv")' in code and "no name to load it by" in code

@@ -59,7 +59,8 @@ def test_every_lesson_builds_with_its_parts(built, key):
 
 def test_lesson_widget_is_a_widget():
     assert isinstance(lesson_widget("epsilon"), widgets.VBox)
-    assert isinstance(L.lesson_widget("epsilon"), widgets.VBox)       # the notebooks' import
+    with pytest.raises(AttributeError, match="moved to explorer.panels.lesson"):     # the data module imports no panel
+        L.lesson_widget("epsilon")
 
 
 def test_presets_show_their_point(built):

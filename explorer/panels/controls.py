@@ -1,0 +1,89 @@
+"""Controls that are views of the shared state (:class:`explorer.state.AppState`).
+
+A control that shows a shared value (the one epsilon) holds no value of its own: it writes through the
+state's check and follows the state.  :func:`state_view` makes any control such a view;
+:func:`epsilon_slider` is the epsilon slider every tab shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as widgets
+
+from explorer.errors import ExplorerError, InvalidParameterError
+from explorer.panels.status import StatusLine
+from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState
+
+__all__ = ["epsilon_slider", "state_view"]
+
+
+def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status: StatusLine) -> widgets.ValueWidget:
+    """Make ``widget`` a view of the state's ``trait``: it shows the state's value and writes through its check.
+
+    A value the state refuses (:class:`~explorer.errors.ExplorerError`) is said in words on ``status`` and the
+    control goes back to the state's value; a change of the state (another tab, a loaded configuration) moves
+    the control.  ``widget._explorer_unlink()`` stops following the state (a closed panel).
+
+    Parameters
+    ----------
+    widget : ipywidgets.ValueWidget
+        The control; its value is set to the state's now.
+    state : AppState
+        The shared state.
+    trait : str
+        The trait of ``state`` the control shows, e.g. ``"epsilon"``.
+    status : StatusLine
+        Where a refused value is said.
+
+    Returns
+    -------
+    ipywidgets.ValueWidget
+        ``widget``, linked.
+
+    Examples
+    --------
+    >>> from explorer.panels.status import StatusLine
+    >>> state = AppState()
+    >>> box = state_view(widgets.FloatText(), state, "epsilon", StatusLine())
+    >>> state.epsilon = 2.5; box.value
+    2.5
+    >>> box.value = -1.0; state.epsilon, box.value      # refused by the state: the control goes back
+    (2.5, 2.5)
+    """
+    if not state.has_trait(trait):
+        raise InvalidParameterError(f"trait must be a trait of the app state, got {trait!r}")
+    widget.value = getattr(state, trait)
+
+    def to_state(change: Any) -> None:
+        if change["new"] == getattr(state, trait):
+            return
+        try:
+            setattr(state, trait, change["new"])
+        except ExplorerError as error:
+            status.error(str(error))
+            widget.value = getattr(state, trait)
+
+    def from_state(change: Any) -> None:
+        if widget.value != getattr(state, trait):
+            widget.value = getattr(state, trait)
+
+    widget.observe(to_state, names="value")
+    state.observe(from_state, names=trait)
+    widget._explorer_unlink = lambda: state.unobserve(from_state, names=trait)
+    widget._explorer_state_trait = trait
+    return widget
+
+
+def epsilon_slider(state: AppState, status: StatusLine, *, description: str = "ε",
+                   layout: widgets.Layout | None = None, style: dict | None = None) -> widgets.FloatSlider:
+    """A slider that is a view of ``state.epsilon`` (the same range in every tab).
+
+    The slider writes through the state's check; a refused value shows its words on
+    ``status`` and the slider goes back to the state's value (:func:`state_view`).
+    """
+    slider = widgets.FloatSlider(value=state.epsilon, min=EPSILON_MIN, max=EPSILON_MAX, step=EPSILON_STEP,
+                                 description=description, continuous_update=False, readout_format=".2f",
+                                 **({"layout": layout} if layout is not None else {}),
+                                 **({"style": style} if style is not None else {}))
+    return state_view(slider, state, "epsilon", status)
