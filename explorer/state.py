@@ -207,7 +207,18 @@ class AppState(traitlets.HasTraits):
         for column in clean.columns:
             clean[column] = _as_role(clean, column, info.role(str(column)))
         self.info = info
+        if info.quasi_identifiers or info.sensitive:       # a loader's frame: its default marks follow it
+            self._default_marks = (list(info.quasi_identifiers), [c for c in info.sensitive
+                                                                  if c not in info.quasi_identifiers])
         return clean
+
+    @traitlets.observe("dataset")
+    def _apply_default_marks(self, change: Any) -> None:
+        """A loader's frame set directly (``state.dataset = adult()``) brings its default marks, as a choice by
+        name does (this observer runs before the tabs')."""
+        marks, self._default_marks = getattr(self, "_default_marks", None), None
+        if marks is not None:
+            self.set_marks(*marks)
 
     @traitlets.validate("quasi_identifiers", "sensitive")
     def _valid_columns(self, proposal: Any) -> list[str]:

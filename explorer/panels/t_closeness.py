@@ -233,8 +233,9 @@ class TClosenessPanel:
                                             ("sensitive attribute", self.sensitive.value)) if not value]
         if not missing:
             return ""
+        name = repr(self.state.dataset_name) if self.state.dataset_name else "in use"
         return (f"This tab needs quasi-identifiers and a sensitive attribute; the data set "
-                f"{self.state.dataset_name!r} has no {' and no '.join(missing)} marked. Mark them here or in the "
+                f"{name} has no {' and no '.join(missing)} marked. Mark them here or in the "
                 f"Data tab, or use {FALLBACK_DATASET} and its default marks (button above)")
 
     def _check_needs(self) -> bool:
@@ -340,8 +341,8 @@ class TClosenessPanel:
             raise
         finally:
             self._busy = False
-        if self._check_needs():
-            self._cluster(force=False)
+        self.switch_button.layout.display = "none"
+        self._cluster(force=False)               # says in words what is missing (the user is marking here)
 
     # ------------------------------------------------------------------ callbacks
     @guarded
@@ -442,6 +443,8 @@ class TClosenessPanel:
         qis = list(self.quasi_identifiers.value)
         if not qis:
             raise DatasetError("choose at least one quasi-identifier")
+        if self.sensitive.value is None:
+            raise DatasetError("choose a sensitive attribute")
         if self.sensitive.value in qis:
             raise DatasetError(f"column {self.sensitive.value!r} cannot be both a quasi-identifier and sensitive")
         return qis
