@@ -248,7 +248,7 @@ class PermutationPanel:
         notes: list[str] = []
         frame = self.state.dataset
         if frame is None:
-            raise DatasetError("is not chosen yet")
+            raise DatasetError("is not chosen yet")      # (said in words by _lacking)
         printed = self.state.masked_version()
         if printed is not None:
             return frame[list(printed.columns)].astype(float), printed.astype(float), notes
@@ -286,10 +286,13 @@ class PermutationPanel:
         if self.analysis is not None:
             self.stale.mark(self._views(), f"the views show {self._shown}, not the data set chosen now",
                             button=f"'Use the {FALLBACK_DATASET}', or choose another data set in the Data tab")
-        name = self.state.dataset_name or "none"
+        if self.state.dataset is None:
+            self.status.error(f"There is no data set yet: choose one in the Data tab, or use the {FALLBACK_DATASET} "
+                              "(button above).")
+            return
         self.status.error(f"The permutation analysis needs numeric (or ordinal) attributes and at least 2 complete "
-                          f"records; the data set {name!r} {problem}. Choose another data set in the Data tab, "
-                          f"or use the {FALLBACK_DATASET} (button above).")
+                          f"records; the data set {self.state.dataset_name!r} {problem}. Choose another data set in "
+                          f"the Data tab, or use the {FALLBACK_DATASET} (button above).")
 
     @guarded
     def _on_switch(self, button: Any = None) -> None:
