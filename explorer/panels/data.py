@@ -89,7 +89,12 @@ class DataPanel:
         if name != self.state.dataset_name or self.state.dataset is None:
             self.state.select_dataset(name)
         frame = self.state.dataset
-        self.status.info(f"Loaded {name}: {len(frame):,} records, {frame.shape[1]} columns.")
+        marks = ""
+        if self.state.quasi_identifiers or self.state.sensitive:      # its default marks, now the state's
+            marks = (f" Marked: quasi-identifiers {', '.join(self.state.quasi_identifiers) or 'none'}; "
+                     f"sensitive {', '.join(self.state.sensitive) or 'none'}.")
+        self.status.info(f"Loaded {self.state.dataset_name}: {len(frame):,} records, {frame.shape[1]} columns."
+                         + marks)
 
     @guarded
     def _on_upload(self, change: Any = None) -> None:
