@@ -103,7 +103,7 @@ class DatasetInfo:
         --------
         >>> frame = ruiz_example()
         >>> dataset_info(frame).masked_frame(frame).loc[0].tolist()
-        [8, 57, 3248]
+        [8, 160, 3248]
         """
         if not self.masked or not set(self.masked.values()) <= set(map(str, frame.columns)):
             return None
