@@ -20,14 +20,13 @@ from typing import Any
 import ipywidgets as widgets
 import pandas as pd
 
-from explorer.errors import InvalidParameterError
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
 from explorer.panels._resize import figure_sizer
 from explorer.panels.base import FigureView, Panel, on_change
 from explorer.panels.figures import close_tree
 from explorer.panels.registry import lesson_panels
 from explorer.references import cite
-from explorer.state import AppState, shorten
+from explorer.state import AppState
 
 __all__ = ["PANELS", "build_preset_panel", "CheckQuestion", "LessonPanel", "LessonsPage", "lesson_widget",
            "lessons_widget"]
@@ -140,39 +139,34 @@ class _Delegating(Panel):
         live = self._live_panel()
         return live.figures() if live is not None else []
 
-    def figure_view(self, index: int | str = 0) -> FigureView:
-        """The live panel's figure ``index`` (a position, or a figure's key)."""
-        live = self._live_panel()
-        if live is None:
-            raise InvalidParameterError(f"this lesson's panel has no figure on the Panel contract yet, "
-                                        f"got {shorten(index)}")
-        return live.figure_view(index)
-
-    def describe(self, index: int | str = 0) -> str:
-        """What the live panel's figure ``index`` shows now, in words."""
-        live = self._live_panel()
-        return live.describe(index) if live is not None else super().describe(index)
-
-    def table(self, index: int | str = 0) -> pd.DataFrame:
-        """The numbers the live panel's figure ``index`` draws, as a table."""
-        live = self._live_panel()
-        return live.table(index) if live is not None else super().table(index)
-
-    def export_figure(self, index: int | str = 0, fmt: str = "png", *, dpi: float = 150) -> bytes:
-        """The live panel's figure ``index`` as a ``fmt`` file (``"png"``, ``"pdf"`` or ``"svg"``)."""
-        live = self._live_panel()
-        if live is None:
-            return super().export_figure(index, fmt, dpi=dpi)
-        return live.export_figure(index, fmt, dpi=dpi)
-
-    def code(self) -> str:
-        """The live panel's code: the public-API snippet that reproduces what the lesson shows."""
+    def _require_live(self, hook: str) -> Panel:
+        """The live panel on the Panel contract, or NotImplementedError saying which panel lacks ``hook``."""
         live = self._live_panel()
         if live is None:
             shown = self.live
-            raise NotImplementedError("no lesson panel is shown" if shown is None
-                                      else f"{type(shown).__name__} has no code() yet")
-        return live.code()
+            raise NotImplementedError("no lesson panel is shown" if shown is None else
+                                      f"{type(shown).__name__} is not on the Panel contract yet: it has no {hook}")
+        return live
+
+    def figure_view(self, index: int | str = 0) -> FigureView:
+        """The live panel's figure ``index`` (a position, or a figure's key)."""
+        return self._require_live("figures").figure_view(index)
+
+    def describe(self, index: int | str = 0) -> str:
+        """What the live panel's figure ``index`` shows now, in words."""
+        return self._require_live("text description of its figures").describe(index)
+
+    def table(self, index: int | str = 0) -> pd.DataFrame:
+        """The numbers the live panel's figure ``index`` draws, as a table."""
+        return self._require_live("data table of its figures").table(index)
+
+    def export_figure(self, index: int | str = 0, fmt: str = "png", *, dpi: float = 150) -> bytes:
+        """The live panel's figure ``index`` as a ``fmt`` file (``"png"``, ``"pdf"`` or ``"svg"``)."""
+        return self._require_live("figure export").export_figure(index, fmt, dpi=dpi)
+
+    def code(self) -> str:
+        """The live panel's code: the public-API snippet that reproduces what the lesson shows."""
+        return self._require_live("code()").code()
 
     def missing_hooks(self) -> list[str]:
         """The live panel's missing hooks (``["code"]`` while it is not on the Panel contract)."""

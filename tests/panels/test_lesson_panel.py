@@ -246,8 +246,10 @@ def test_a_lesson_whose_panel_is_not_on_the_contract_says_what_is_missing(built)
         assert lesson_panel.missing_hooks() == lesson_panel.panel.missing_hooks()
         return
     assert lesson_panel.missing_hooks() == ["code"] and lesson_panel.figures() == []
-    with pytest.raises(NotImplementedError, match="RandomizedResponsePanel has no code"):
+    with pytest.raises(NotImplementedError, match="RandomizedResponsePanel is not on the Panel contract yet: it has no code"):
         lesson_panel.code()
+    with pytest.raises(NotImplementedError, match="it has no text description"):
+        lesson_panel.describe(0)
 
 
 def test_the_app_writes_and_loads_the_lesson_shown():
