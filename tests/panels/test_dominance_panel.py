@@ -10,9 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
 from explorer.core.datasets import adult6, with_info, dataset_info
-from explorer.panels._base import AppState
+from explorer.state import AppState
 from explorer.panels.dominance import ALL, PUBLISHED, THROUGHPUT, DominancePanel
 
 
@@ -193,14 +192,14 @@ def test_config_round_trip(small_state):
 # ------------------------------------------------------------------------------ slow work in the background
 def test_small_inputs_stay_synchronous(small_state):
     panel = DominancePanel(state=small_state)
-    assert panel.work * REFERENCE_SECONDS_PER_UNIT < panel.background_seconds and not panel.running
+    assert not panel.needs_compute(panel.work) and not panel.running
     panel.alpha_min.value = -20.0
     assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-20.0)
 
 
 def test_slow_work_waits_for_compute_and_lands_when_it_finishes(small_state):
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.needs_compute = lambda units: True             # every change counts as slow
     before = [c.values.copy() for c in panel.risk_curves]
     panel.risk_view.value = ALL
     assert "press Compute" in panel.status.message and not panel.status.is_error
@@ -217,7 +216,7 @@ def test_cancel_keeps_the_last_curves(small_state):
     import threading
 
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0
+    panel.needs_compute = lambda units: True
     before = [c.values.copy() for c in panel.risk_curves]
     started, release = threading.Event(), threading.Event()
     masked = panel._cache.displacements
@@ -244,7 +243,7 @@ def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_st
     import threading
 
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0
+    panel.needs_compute = lambda units: True
     started, release = threading.Event(), threading.Event()
     masked = panel._cache.displacements
 
@@ -264,7 +263,7 @@ def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_st
     panel.wait(30)
     assert "press Compute" in panel.status.message       # re-planned for the current settings when it ended
     assert panel.risk_curves[0].grid[1] == pytest.approx(-10.0)
-    panel.background_seconds = 10.0                      # what is left is quick (displacements are cached)
+    panel.needs_compute = lambda units: False            # what is left is quick (displacements are cached)
     panel.alpha_min.value = -40.0
     assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-40.0)
 
@@ -277,7 +276,7 @@ def test_full_adult_is_estimated_slow_and_computed_behind_the_button():
     panel = DominancePanel(state=state)                  # the default 5,000-record sample: at once
     assert not panel.running and "5,000 of 32,561" in panel.status.message
     panel.max_records.value = 0
-    assert panel.work * REFERENCE_SECONDS_PER_UNIT > panel.background_seconds      # decided on the work
+    assert panel.needs_compute(panel.work)                                        # decided on the work
     assert "press Compute" in panel.status.message and THROUGHPUT.describe(panel.work) in panel.status.message
     assert "5,000 of 32,561" not in panel.status.message and len(panel.risk_curves) == 2
     panel.compute_button.click()
@@ -356,7 +355,7 @@ def test_panel_text_cites_papers_by_authors_and_year():
 
 
 def test_a_forged_click_on_the_disabled_compute_button_does_not_run(small_state):
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
 
     panel = DominancePanel(state=small_state)
     guard_widgets(panel.widget, panel.status)
@@ -378,7 +377,7 @@ def _greyed(panel) -> list[bool]:
 def test_slow_work_marks_the_views_out_of_date_until_computed(small_state):
     panel = DominancePanel(state=small_state)
     assert not panel.stale.stale and not any(_greyed(panel))
-    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.needs_compute = lambda units: True             # every change counts as slow
     panel.beta.value = 0.5
     panel.risk_view.value = ALL
     assert panel.stale.stale and all(_greyed(panel))
@@ -391,7 +390,7 @@ def test_slow_work_marks_the_views_out_of_date_until_computed(small_state):
 
 def test_a_new_shared_data_set_is_read_from_the_state_or_marked_out_of_date(small_state):
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0
+    panel.needs_compute = lambda units: True
     rng = np.random.default_rng(7)
     frame = pd.DataFrame(rng.normal(size=(120, 2)), columns=["u", "v"])
     small_state.dataset = with_info(frame, dataset_info(frame))
@@ -412,7 +411,7 @@ def test_a_superseded_background_result_never_reaches_the_views(small_state, mon
     import explorer.panels.dominance as module
 
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.needs_compute = lambda units: True             # every change counts as slow
     shown = panel.risk_curves
     started, release, returned = threading.Event(), threading.Event(), []
     real = module.compare_maskings
