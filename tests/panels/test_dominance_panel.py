@@ -537,3 +537,105 @@ def test_texts_use_the_one_number_format_and_no_underscores_or_raw_words(small_s
     result = panel.risk_verdicts
     assert result and all(not re.search(r"\d[eE][+-]?\d", s) for s in result)
     assert f"α = {format_value(-50.0)}" in panel.risk_verdict.value or "cross" in panel.risk_verdict.value
+
+
+# ------------------------------------------------------------------------------- the Panel contract
+def test_a_configuration_of_another_source_loads_whole_and_a_bad_one_changes_nothing(small_state):
+    from explorer.errors import ConfigurationError
+
+    paper = DominancePanel(state=small_state, source="ruiz")
+    paper.risk_view.value = "2"
+    paper.loss_view.value = "1,2"
+    config = paper.config()
+    assert config["methods"][0] == PUBLISHED and len(config["parameters"]) == 4
+    panel = DominancePanel(state=small_state)            # the shared data: "As published" is not a choice yet
+    before = panel.config()
+    for bad, words in [({"methods": ["nope"] * 4}, "methods must list methods among"),
+                       ({"methods": [PUBLISHED, "identity", "identity", "identity"]}, "got 'published'"),
+                       ({"risk_view": "7"}, "risk_view must be one of"),
+                       ({"parameters": [0.5, "x", 1, 1]}, "parameters must be a number"),
+                       ({"source": "ruiz", "beta": 3.0}, "beta must be between -10 and 1, got 3")]:
+        with pytest.raises(ConfigurationError, match=words):
+            panel.apply_config(bad)
+        assert panel.config() == before                  # all or nothing
+    panel.apply_config(config)
+    assert panel.config() == config and panel.methods[0].value == PUBLISHED
+    assert [c.label for c in panel.risk_curves][0] == "published Y" and "attribute X3" in panel.risk_ax.get_title()
+    assert panel.risk_curves[0].values[np.argmin(np.abs(panel.risk_curves[0].grid - 1))] == pytest.approx(1.6)
+
+
+def test_each_figure_is_described_and_tabled_from_the_comparison_it_draws(small_state):
+    from explorer.panels._format import format_value
+
+    panel = DominancePanel(state=small_state)
+    assert panel.missing_hooks() == []
+    risk = panel.table("risk")
+    assert list(risk.columns) == [c.label for c in panel.risk_curves]
+    for curve, line in zip(panel.risk_curves, panel.risk_artists.lines):
+        assert np.array_equal(risk[curve.label].to_numpy(), curve.values)
+        x, y = line.get_data()
+        assert np.array_equal(risk.loc[np.isfinite(risk.index), curve.label].to_numpy(), y)   # what is drawn
+    text = panel.describe("risk")
+    assert text.startswith("Line chart, D(α): attribute a") and panel.risk_verdicts[0] in text
+    assert f"{panel.risk_curves[0].label} {format_value(risk.iloc[-1, 0])}" in text           # D at α = 1
+    loss = panel.table("loss")
+    assert np.array_equal(loss.iloc[:, 1].to_numpy(), panel.loss_curves[1].values) and loss.index.name == "θ"
+    assert panel.loss_verdicts[0] in panel.describe("loss")
+    calibration = panel.table("calibration")
+    assert calibration["D(α₁, β)"].tolist() == [p.risk for p in panel.points]
+    assert calibration["least loss meeting the target"].sum() == 1
+    assert panel.calibration_artists.points.get_offsets().tolist() == calibration[["D(α₁, β)", "I(θ₂, π)"]].values.tolist()
+    assert panel.best.label in panel.describe("calibration") and "2 point(s)" in panel.describe("calibration")
+    png = panel.export_figure("calibration", "png")
+    assert png.startswith(b"\x89PNG")
+
+
+def test_one_attribute_loss_figure_says_why_it_is_empty():
+    frame = pd.DataFrame({"x": np.arange(50.0)})
+    state = AppState()
+    state.dataset = with_info(frame, dataset_info(frame))
+    panel = DominancePanel(state=state)
+    assert panel.table("loss").empty and "at least two attributes" in panel.describe("loss")
+
+
+def _run(code: str) -> dict:
+    namespace: dict = {}
+    exec(compile(code, "<code of the view>", "exec"), namespace)
+    return namespace
+
+
+def _same_view(panel, result) -> None:
+    assert [c.label for c in result.risk_curves] == [c.label for c in panel.risk_curves]
+    for mine, theirs in zip(panel.risk_curves + panel.loss_curves, result.risk_curves + result.loss_curves):
+        assert np.array_equal(mine.grid, theirs.grid) and np.array_equal(mine.values, theirs.values)
+    assert list(result.points) == panel.points and result.best == panel.best
+    assert result.risk_sentences() == panel.result["comparison"].risk_sentences()
+
+
+def test_code_reproduces_the_view_of_a_paper_example(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    panel = DominancePanel()
+    panel.risk_view.value = "2"
+    panel.beta.value = -2.0
+    code = panel.code()
+    assert "ruiz_example()" in code and "explorer.panels" not in code
+    _same_view(panel, _run(code)["result"])
+    assert (tmp_path / "dominance.png").exists()
+
+
+def test_code_reproduces_the_view_of_a_built_in_data_set_and_a_sweep(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    state = AppState()
+    state.select_dataset("Synthetic normal (n=1000, m=3)")
+    panel = DominancePanel(state=state, max_records=300, seed=4)
+    panel.n_configs.value = 3
+    panel.loss_view.value = ALL
+    code = panel.code()
+    assert "load_builtin('Synthetic normal (n=1000, m=3)')" in code and "sample_records(X, 300, 4)" in code
+    _same_view(panel, _run(code)["result"])
+    panel.mode.value = "sweep"
+    panel.sweep_values.value = "0.1, 0.5, 1"
+    panel.risk_target.value = panel.points[1].risk
+    code = panel.code()
+    assert "sweep=True" in code and "result.points, target=result.risk_target" in code
+    _same_view(panel, _run(code)["result"])
