@@ -42,7 +42,7 @@ class DataPanel:
         self._syncing = False
 
         self.dataset = widgets.Dropdown(options=self.state.dataset_names(),
-                                        value=self.state.dataset_name or dataset,
+                                        value=self.state.dataset_name or datasets.canonical_name(dataset),
                                         description="Data set", layout=widgets.Layout(width="360px"))
         self.upload = widgets.FileUpload(accept=".csv,text/csv", multiple=False,
                                          description="Upload CSV", layout=widgets.Layout(width="160px"))
@@ -89,7 +89,12 @@ class DataPanel:
         if name != self.state.dataset_name or self.state.dataset is None:
             self.state.select_dataset(name)
         frame = self.state.dataset
-        self.status.info(f"Loaded {name}: {len(frame):,} records, {frame.shape[1]} columns.")
+        marks = ""
+        if self.state.quasi_identifiers or self.state.sensitive:      # its default marks, now the state's
+            marks = (f" Marked: quasi-identifiers {', '.join(self.state.quasi_identifiers) or 'none'}; "
+                     f"sensitive {', '.join(self.state.sensitive) or 'none'}.")
+        self.status.info(f"Loaded {self.state.dataset_name}: {len(frame):,} records, {frame.shape[1]} columns."
+                         + marks)
 
     @guarded
     def _on_upload(self, change: Any = None) -> None:
@@ -137,7 +142,7 @@ class DataPanel:
     # ------------------------------------------------------------------ display
     def _show(self, frame: pd.DataFrame) -> None:
         info = self.state.info
-        name = info.name if info is not None and info.name != "data" else self.state.dataset_name
+        name = self.state.dataset_name or "data"                  # the one name the other tabs show too
         parts = [f"<b>{escape(name)}</b>: {len(frame):,} records, {frame.shape[1]} columns"]
         if info is not None and info.source:
             parts.append(f"source: {escape(info.source)}")
@@ -145,6 +150,9 @@ class DataPanel:
             parts.append(f"licence: {escape(info.licence)}")
         if info is not None and info.description:
             parts.append(escape(info.description))
+        if info is not None and info.masked:
+            pairs = ", ".join(f"{y} of {x}" for x, y in info.masked.items())
+            parts.append(f"printed masked version: {escape(pairs)} (the Permutation tab analyses it)")
         self.summary.value = "<br>".join(parts)
         self.preview.value = _preview_html(frame, self.n_preview)
         key = (self.state.dataset_name, tuple(map(str, frame.columns)))

@@ -66,9 +66,13 @@ def test_roles_and_marks_update_the_shared_state():
     panel.role["age"].value = "ordinal"
     assert dataset_info(state.dataset).role("age") == "ordinal"
     assert isinstance(state.dataset["age"].dtype, pd.CategoricalDtype)
-    panel.quasi_identifier["sex"].value = True
+    # UCI Adult's default marks are in the state, and the boxes show them
+    assert state.quasi_identifiers == ["age", "education-num", "hours-per-week", "sex"]
+    assert state.sensitive == ["income"] and panel.sensitive["income"].value and panel.quasi_identifier["sex"].value
+    panel.quasi_identifier["sex"].value = False
     panel.sensitive["race"].value = True
-    assert state.quasi_identifiers == ["sex"] and state.sensitive == ["race"]
+    assert state.quasi_identifiers == ["age", "education-num", "hours-per-week"]
+    assert state.sensitive == ["race", "income"]
 
 
 def test_a_categorical_column_cannot_become_numeric():
@@ -84,7 +88,7 @@ def test_a_column_cannot_be_both_quasi_identifier_and_sensitive():
     panel.quasi_identifier["age"].value = True
     panel.sensitive["age"].value = True
     assert panel.status.is_error and "both a quasi-identifier and sensitive" in panel.status.message
-    assert panel.state.sensitive == []
+    assert panel.state.sensitive == ["income"] and not panel.sensitive["age"].value     # unchanged
 
 
 def test_a_forged_role_value_is_refused():
@@ -140,3 +144,11 @@ def test_the_column_types_and_the_preview_are_in_users_words():
     assert panel._dtype["flag"].value == "yes/no" and panel._dtype["weight"].value == "decimal"
     assert problems(panel.preview.value) == []
     assert ">yes<" in panel.preview.value and "20,170.4" in panel.preview.value
+
+
+def test_a_papers_example_is_one_named_data_set_with_its_printed_masked_version():
+    panel = DataPanel(dataset="004")                                   # an old name is read, never shown
+    assert panel.dataset.value == "Domingo-Ferrer and Muralidhar (2016) example"
+    assert "<b>Domingo-Ferrer and Muralidhar (2016) example</b>: 20 records" in panel.summary.value
+    assert "printed masked version: Y1 of X1, Y2 of X2, Y3 of X3" in panel.summary.value
+    assert not any(old in " ".join(panel.dataset.options) for old in ("004", "002", "ruiz", "Running example"))
