@@ -389,8 +389,9 @@ class DominancePanel(Panel):
 
     @guarded
     def refresh(self) -> None:
-        """Read the data again (source, records used, seed may have changed) and recompute the view."""
-        usable = self._reload()
+        """Read the data again (source, records used, seed may have changed) and recompute the view once."""
+        with self.busy():                  # the views' new choices: recomputed once below
+            usable = self._reload()
         self._sync_visibility()
         if usable:
             self._refresh()
