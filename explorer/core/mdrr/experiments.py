@@ -557,14 +557,15 @@ def table_cells(summary: pd.DataFrame, paper: pd.DataFrame | None = None, *, t_d
     Returns
     -------
     pandas.DataFrame
-        Columns ``T_d``, ``T_v``, ``measured`` and ``printed``, one row per cell (T_d first); NaN where a cell
-        has no run yet or the paper prints no value (its p is matched to two decimals).
+        Columns ``T_d``, ``T_v``, ``measured``, ``printed`` and ``runs``, one row per cell (T_d first):
+        ``measured`` is NaN where the cell has no run yet (``runs`` 0), ``printed`` where the paper prints no
+        value (its p is matched to two decimals).
 
     Examples
     --------
     >>> summary = pd.DataFrame({"p": [0.7], "T_d": [0.1], "T_v": [50.0], "relative_error": [0.07]})
     >>> table_cells(summary, PAPER_TABLE1).iloc[0].tolist()
-    [0.1, 50.0, 0.07, 0.069]
+    [0.1, 50.0, 0.07, 0.069, 1.0]
     """
     p = float(summary["p"].iloc[0]) if len(summary) else math.nan
     rows = []
@@ -572,12 +573,13 @@ def table_cells(summary: pd.DataFrame, paper: pd.DataFrame | None = None, *, t_d
         for tv in t_vs:
             got = summary[(summary["T_d"] == td) & (summary["T_v"] == tv)]
             measured = float(got["relative_error"].iloc[0]) if len(got) else math.nan
+            runs = int(got["runs"].iloc[0]) if len(got) and "runs" in got else len(got)
             printed = math.nan
             if paper is not None:
                 ref = paper[(paper["p"] == round(p, 2)) & (paper["T_d"] == td) & (paper["T_v"] == tv)]
                 printed = float(ref["relative_error"].iloc[0]) if len(ref) else math.nan
-            rows.append({"T_d": float(td), "T_v": float(tv), "measured": measured, "printed": printed})
-    return pd.DataFrame(rows, columns=["T_d", "T_v", "measured", "printed"])
+            rows.append({"T_d": float(td), "T_v": float(tv), "measured": measured, "printed": printed, "runs": runs})
+    return pd.DataFrame(rows, columns=["T_d", "T_v", "measured", "printed", "runs"])
 
 
 # --------------------------------------------------------------------------- command line
