@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from explorer.core.datasets import adult
-from explorer.panels._base import AppState
+from explorer.state import AppState
 from explorer.panels.multidim_rr import MultiDimRRPanel
 
 
@@ -130,7 +130,7 @@ def test_shared_data_set_with_one_categorical_attribute_is_words_not_a_stale_hea
 
 
 def test_epsilon_slider_has_the_one_range_and_a_disabled_slider_refuses_forged_values():
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
     state = AppState()
     panel = MultiDimRRPanel(state=state)
     guard_widgets(panel.widget, panel.status)
