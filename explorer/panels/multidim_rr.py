@@ -111,6 +111,7 @@ class MultiDimRRPanel(Panel):
         self._run_inputs: tuple | None = None     # the inputs of the runs on screen
         self._run: dict[str, Any] | None = None   # the experiment on screen: its kind and arguments
         self._curves_run: dict[str, Any] | None = None   # the Figure 3 run the curves show
+        self._heatmap_of: dict[str, Any] = {}             # the inputs of the heatmap on screen
 
         style = {"description_width": "110px"}
         self.source = self.control("source", widgets.Dropdown(
@@ -332,6 +333,7 @@ class MultiDimRRPanel(Panel):
         plan = cluster_plan(data.cardinalities, clusters, data.n_records, **params)
         # all checks passed: show
         self.data, self.dependence_values, self.clusters, self.plan = data, dep, clusters, plan
+        self._heatmap_of = self._heatmap_inputs()
         self.dep_canvas.layout.visibility = None
         if self.dep_artists is None:
             self.dep_artists = plot_dependence(self.dep_ax, dep, data.names, clusters, data.cardinalities)
@@ -347,6 +349,12 @@ class MultiDimRRPanel(Panel):
         self.status.info(subscripts_html(f"{len(data.names)} attributes, {data.n_records:,} records: "
                                          f"{len(clusters)} cluster(s) by Algorithm 1 (T_v = {self.t_v.value}, "
                                          f"T_d = {self.t_d.value:g})."), raw_html=True)
+
+    def _heatmap_inputs(self) -> dict[str, Any]:
+        """The inputs of the heatmap and the clusters, as the controls hold them now."""
+        return dict(source=self.source.value, name=self._source_name(), dataset=self.state.dataset_name,
+                    attributes=list(self.attributes.value), dependence=self.dependence.value,
+                    proper=self.proper.value, t_v=int(self.t_v.value), t_d=float(self.t_d.value), **self._params())
 
     def _inputs(self) -> tuple:
         """What an experiment's result depends on (the data and every control)."""
@@ -558,9 +566,10 @@ class MultiDimRRPanel(Panel):
         i, j = np.unravel_index(np.argmax(values), values.shape)
         groups = "; ".join(f"{', '.join(self.data.names[a] for a in c)} ({combos:,} combinations)"
                            for c, combos in zip(self.plan.clusters, self.plan.cluster_combinations))
-        return (f"Heatmap of the dependence ({self.dependence.value}) between the {len(table)} attributes of "
-                f"{self._source_name()}, from 0 to 1, in cluster order. Algorithm 1 (T_v = {self.t_v.value}, "
-                f"T_d = {self.t_d.value:g}) forms {len(self.plan.clusters)} cluster(s): {groups}. The strongest "
+        shown = self._heatmap_of
+        return (f"Heatmap of the dependence ({shown['dependence']}) between the {len(table)} attributes of "
+                f"{shown['name']}, from 0 to 1, in cluster order. Algorithm 1 (T_v = {shown['t_v']}, "
+                f"T_d = {shown['t_d']:g}) forms {len(self.plan.clusters)} cluster(s): {groups}. The strongest "
                 f"dependence is {table.index[i]} and {table.columns[j]}, {values[i, j]:.3f}.")
 
     def _table_curves(self) -> pd.DataFrame:
@@ -601,13 +610,16 @@ class MultiDimRRPanel(Panel):
                 f"closed form 1/(8(k+1)) of the (a2,a1) weight is {self.trace.closed_form:.5f}.")
 
     def code(self) -> str:
-        """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view now."""
-        params = self._params()
-        kw = f"p={params['p']!r}, mechanism={params['mechanism']!r}, epsilon={params['epsilon']!r}"
+        """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view now.
+
+        The heatmap's inputs are those of the heatmap on screen (a refused control leaves it as it was).
+        """
+        shown = self._heatmap_of or self._heatmap_inputs()
+        kw = f"p={shown['p']!r}, mechanism={shown['mechanism']!r}, epsilon={shown['epsilon']!r}"
         lines = ["from concurrent.futures import ThreadPoolExecutor", "", "from matplotlib.figure import Figure", "",
                  "from explorer.core import mdrr", "from explorer.core.datasets import load_builtin, load_csv",
                  "from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves", ""]
-        source, name = self.source.value, self.state.dataset_name
+        source, name = shown["source"], shown["dataset"]
         if source != "Shared data set":
             lines.append(f"frame = load_builtin({json.dumps(source)})")
         elif name in datasets.BUILTIN_DATASETS or name in datasets.LEGACY_NAMES:
@@ -616,11 +628,11 @@ class MultiDimRRPanel(Panel):
             lines.append(f"frame = load_csv({json.dumps(name[len(UPLOAD_PREFIX):])})   # the file uploaded in the Data tab")
         else:
             lines.append('frame = load_csv("data.csv")   # the data set given to the app (it has no name to load it by)')
-        lines += [f"data = mdrr.encode_categorical(frame, {json.dumps(list(self.attributes.value))})",
-                  f"dependence = mdrr.dependence_matrix(data, {self.dependence.value!r}, rng=0, "
-                  f"proper={self.proper.value!r}, {kw})",
-                  f"clusters = mdrr.cluster_attributes(dependence, data.cardinalities, {int(self.t_v.value)}, "
-                  f"{float(self.t_d.value)!r})",
+        lines += [f"data = mdrr.encode_categorical(frame, {json.dumps(shown['attributes'])})",
+                  f"dependence = mdrr.dependence_matrix(data, {shown['dependence']!r}, rng=0, "
+                  f"proper={shown['proper']!r}, {kw})",
+                  f"clusters = mdrr.cluster_attributes(dependence, data.cardinalities, {shown['t_v']}, "
+                  f"{shown['t_d']!r})",
                   f"plan = mdrr.cluster_plan(data.cardinalities, clusters, data.n_records, {kw})",
                   "figure = Figure(figsize=(5.2, 4.4), layout=\"constrained\")",
                   "plot_dependence(figure.add_subplot(), dependence, data.names, clusters, data.cardinalities)", ""]

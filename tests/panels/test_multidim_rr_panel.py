@@ -267,6 +267,9 @@ def test_each_figure_s_text_and_table_read_what_it_draws():
     text = panel.describe("dependence")
     assert f"forms {len(panel.clusters)} cluster(s)" in text and "T_v = 100, T_d = 0.2" in text
     assert "marital-status, relationship, sex" in text
+    panel.t_v.value = 10                                   # refused: the heatmap and its text stay as they were
+    assert panel.status.is_error and panel.describe("dependence") == text
+    panel.t_v.value = 100
     assert panel.describe("error-curves") == "No runs yet: press Compute."
     assert panel.table("error-curves").isna().all().all() and panel.missing_hooks() == []
     panel.sweeps.value = 5
