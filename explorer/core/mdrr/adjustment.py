@@ -141,7 +141,7 @@ def rr_adjust(reports: Any, marginal_estimates: Sequence[Any], *, blocks: Sequen
 
 
 def example1_weight(sweeps: int) -> float:
-    """The weight of each (a2, a1) record of Example 1 after ``sweeps`` sweeps of RR-Adjustment: 1/(8(k+1)).
+    """The weight of each (a2, a1) record of Domingo-Ferrer and Soria-Comas (2022), Example 1, after k sweeps: 1/(8(k+1)).
 
     Parameters
     ----------
@@ -168,7 +168,7 @@ def example1_weight(sweeps: int) -> float:
 
 @dataclass(frozen=True)
 class Example1Trace:
-    """RR-Adjustment on Example 1 for a number of sweeps (what the Multi-attribute RR tab shows).
+    """RR-Adjustment on Domingo-Ferrer and Soria-Comas (2022), Example 1, for a number of sweeps.
 
     Attributes
     ----------

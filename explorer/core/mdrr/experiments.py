@@ -466,7 +466,7 @@ def compare_with_paper(summary: pd.DataFrame, paper: pd.DataFrame = PAPER_TABLE1
 
 
 def feasible_t_vs(cardinalities: Sequence[int], t_vs: Sequence[float] = TABLE_TV) -> list[float]:
-    """The T_v of a Table 1 grid that Algorithm 1 accepts for these attributes: T_v >= the largest |A|.
+    """The T_v of a grid like Domingo-Ferrer and Soria-Comas (2022), Table 1, that its clustering accepts: T_v >= max |A|.
 
     Parameters
     ----------
@@ -504,7 +504,7 @@ def feasible_t_vs(cardinalities: Sequence[int], t_vs: Sequence[float] = TABLE_TV
 
 def error_curves(rows: pd.DataFrame, methods: Sequence[str] = METHODS[:4]
                  ) -> tuple[list[float], dict[str, list[float]]]:
-    """Figure 3's curves from the per-run rows: the coverages sigma and, per method, the median relative error.
+    """The curves of Domingo-Ferrer and Soria-Comas (2022), Fig. 3, from per-run rows: median relative error by sigma.
 
     Parameters
     ----------
@@ -543,7 +543,7 @@ def error_curves(rows: pd.DataFrame, methods: Sequence[str] = METHODS[:4]
 
 def table_cells(summary: pd.DataFrame, paper: pd.DataFrame | None = None, *, t_ds: Sequence[float] = TABLE_TD,
                 t_vs: Sequence[float] = TABLE_TV) -> pd.DataFrame:
-    """One p's row of a Table 1 grid: measured and printed relative error of each (T_d, T_v) cell.
+    """One p's row of a grid like Domingo-Ferrer and Soria-Comas (2022), Table 1: measured and printed, cell by cell.
 
     Parameters
     ----------
