@@ -131,3 +131,39 @@ def test_a_singular_reading_gives_nan_cells_with_the_reason(pool):
     assert out.rows.relative_error.isna().all()
     assert out.rows.note.str.contains("singular").all()
     assert out.summary.relative_error.isna().all()
+
+
+def test_feasible_t_vs_keeps_the_grid_s_t_v_above_the_largest_cardinality():
+    from explorer.core.mdrr.experiments import TABLE_TV, feasible_t_vs
+
+    assert feasible_t_vs((9, 16, 7)) == list(TABLE_TV)
+    assert feasible_t_vs((2, 120)) == [300]
+    with pytest.raises(ExplorerError, match=r"needs T_v >= the largest cardinality \(301\)"):
+        feasible_t_vs((2, 301))
+
+
+def test_error_curves_are_the_medians_by_sigma_and_method(pool):
+    from explorer.core.mdrr.experiments import error_curves, summarize
+
+    out = run_figure3(ps=[0.7], sigmas=[0.1, 0.5], runs=3, queries=2, executor=pool, seed=4)
+    sigmas, curves = error_curves(out.rows, METHODS[:2])
+    assert sigmas == [0.1, 0.5] and list(curves) == list(METHODS[:2])
+    summary = summarize(out.rows, ("sigma", "method"))
+    for method, values in curves.items():
+        expected = summary[summary["method"] == method]["relative_error"].tolist()
+        assert values == expected
+    assert all(v != v for v in error_curves(out.rows, ["Randomized"])[1]["Randomized"])
+
+
+def test_table_cells_put_measured_beside_printed():
+    from explorer.core.mdrr.experiments import table_cells
+
+    summary = pd.DataFrame({"p": [0.7, 0.7], "T_d": [0.1, 0.3], "T_v": [50.0, 300.0],
+                            "relative_error": [0.07, 0.08], "runs": [4, 4]})
+    cells = table_cells(summary, PAPER_TABLE1)
+    assert len(cells) == 9 and cells["runs"].tolist().count(4) == 2
+    first = cells.iloc[0]
+    assert (first["measured"], first["printed"]) == (0.07, 0.069)
+    assert cells["measured"].isna().sum() == 7
+    assert cells["printed"].tolist() == PAPER_TABLE1[PAPER_TABLE1.p == 0.7]["relative_error"].tolist()
+    assert table_cells(summary)["printed"].isna().all()

@@ -457,3 +457,41 @@ def test_one_category_and_no_categorical_attributes_are_refused():
         rr_independent(np.zeros((4, 1), int), (2,), p=1e-300, mechanism="keep-or-uniform", rng=0)
     with pytest.raises(InvalidParameterError, match="codes"):
         rr_independent(np.full((4, 1), 5), (2,), p=0.5)
+
+
+# --------------------------------------------------------------------------- what the Multi-attribute RR tab shows
+
+def test_example1_trace_follows_the_closed_form_and_rr_adjust():
+    from explorer.core.mdrr import EXAMPLE1_KINDS, EXAMPLE1_LIMITS, example1_trace, example1_weight
+
+    for k in (1, 3, 10, 100):
+        out = example1_trace(k)
+        direct = rr_adjust(EXAMPLE1, [[0.5, 0.5], [0.5, 0.5]], max_sweeps=k, tolerance=None, keep_history=True)
+        np.testing.assert_array_equal(out.history, direct.weight_history[:, [0, 4, 6]])
+        np.testing.assert_array_equal(out.weights, direct.weights)
+        assert out.weights[EXAMPLE1_KINDS["(a2,a1)"]] == pytest.approx(example1_weight(k)) == 1 / (8 * (k + 1))
+        assert out.joint.sum() == pytest.approx(1.0) and out.last_change == direct.trace_change[-1]
+    np.testing.assert_allclose(example1_trace(1000).history[-1], EXAMPLE1_LIMITS, atol=2e-4)
+    with pytest.raises(InvalidParameterError, match="sweeps must be <= 1000, got 1001"):
+        example1_trace(1001)
+    with pytest.raises(InvalidParameterError, match="sweeps must be >= 1, got 0"):
+        example1_weight(0)
+
+
+def test_cluster_plan_spends_what_rr_clusters_spends():
+    from explorer.core.mdrr import cluster_plan
+
+    cards, clusters = (2, 3, 4, 2), [[0, 2], [1], [3]]
+    plan = cluster_plan(cards, clusters, 500, p=0.6)
+    codes = np.zeros((5, 4), dtype=int)
+    out = rr_clusters(codes, cards, clusters, p=0.6, rng=0)
+    assert plan.cluster_epsilons == pytest.approx(out.epsilons)
+    assert plan.attribute_epsilons == pytest.approx([attribute_matrix(c, 0.6).epsilon for c in cards])
+    assert plan.record_epsilon == pytest.approx(sum(plan.attribute_epsilons))
+    assert plan.cluster_combinations == (8, 3, 2) and plan.joint_combinations == 48
+    assert plan.cluster_error_bounds[0] == relative_error_bound([2, 4], 500)
+    assert plan.joint_error_bound == relative_error_bound(cards, 500)
+    by_eps = cluster_plan(cards, clusters, 500, mechanism="epsilon", epsilon=0.5)
+    assert by_eps.attribute_epsilons == pytest.approx([0.5] * 4) and by_eps.cluster_epsilons[0] == pytest.approx(1.0)
+    with pytest.raises(InvalidParameterError, match="clusters must partition"):
+        cluster_plan(cards, [[0, 1]], 500)

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from explorer.core.datasets import adult
-from explorer.panels._base import AppState
+from explorer.state import AppState
 from explorer.panels.multidim_rr import MultiDimRRPanel
 
 
@@ -130,7 +130,7 @@ def test_shared_data_set_with_one_categorical_attribute_is_words_not_a_stale_hea
 
 
 def test_epsilon_slider_has_the_one_range_and_a_disabled_slider_refuses_forged_values():
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
     state = AppState()
     panel = MultiDimRRPanel(state=state)
     guard_widgets(panel.widget, panel.status)
@@ -221,3 +221,105 @@ def test_runs_on_screen_are_marked_out_of_date_when_their_inputs_change():
     assert "explorer-stale" in panel.curve_canvas._dom_classes
     panel.t_d.value = 0.2                                   # back to the inputs of the runs shown
     assert not panel.stale.stale
+
+
+# ------------------------------------------------------------------ the Panel contract
+
+KEYS = ["source", "attributes", "mechanism", "p", "t_v", "t_d", "dependence", "proper", "runs", "experiment", "sweeps"]
+
+
+def test_configuration_keeps_its_keys_and_refuses_bad_values_in_words():
+    from explorer.errors import ConfigurationError
+
+    panel = MultiDimRRPanel()
+    config = panel.config()
+    assert list(config) == KEYS and "epsilon" not in config        # the epsilon is the state's
+    assert config["attributes"] == list(panel.attributes.value)
+    before = panel.clusters
+    for bad, words in (({"t_v": 0}, "t_v must be between 1 and 10,000,000, got 0"),
+                       ({"dependence": "magic"}, "dependence must be one of"),
+                       ({"attributes": ["sex", "nope"]}, "attributes must list choices among .* got 'nope'"),
+                       ({"source": "UCI Adult x 6", "attributes": ["nope"]}, "attributes must list choices among"),
+                       ({"sweeps": 1.5}, "sweeps must be a whole number, got 1.5")):
+        with pytest.raises(ConfigurationError, match=words):
+            panel.apply_config(bad)
+        assert panel.config() == config and panel.clusters == before
+
+
+def test_a_configuration_with_another_source_sets_that_source_s_attributes():
+    state = AppState()
+    state.dataset = adult().iloc[:500]
+    panel = MultiDimRRPanel(state=state)
+    assert panel.source.value == "Shared data set" and panel.data.n_records == 500
+    panel.apply_config({"source": "UCI Adult", "attributes": ["sex", "race", "income"], "t_d": 0.5, "sweeps": 2})
+    assert panel.data.n_records == 32_561 and set(panel.data.names) == {"sex", "race", "income"}
+    assert panel.t_d.value == 0.5 and len(panel.table("example1")) == 2 and not panel.status.is_error
+    panel.apply_config({"source": "Shared data set"})                 # no attributes: the source's defaults
+    assert panel.data.n_records == 500 and len(panel.data.names) == 8
+
+
+def test_each_figure_s_text_and_table_read_what_it_draws():
+    panel = MultiDimRRPanel()
+    order = panel.dep_artists.order
+    dependence = panel.table("dependence")
+    assert list(dependence.index) == [panel.data.names[a] for a in order]
+    np.testing.assert_array_equal(dependence.to_numpy(), panel.dependence_values[np.ix_(order, order)])
+    text = panel.describe("dependence")
+    assert f"forms {len(panel.clusters)} cluster(s)" in text and "T_v = 100, T_d = 0.2" in text
+    assert "marital-status, relationship, sex" in text
+    panel.t_v.value = 10                                   # refused: the heatmap and its text stay as they were
+    assert panel.status.is_error and panel.describe("dependence") == text
+    panel.t_v.value = 100
+    assert panel.describe("error-curves") == "No runs yet: press Compute."
+    assert panel.table("error-curves").isna().all().all() and panel.missing_hooks() == []
+    panel.sweeps.value = 5
+    example = panel.table("example1")
+    assert example.index.tolist() == [1, 2, 3, 4, 5]
+    assert example["w of (a2,a1) records"].iloc[-1] == pytest.approx(1 / 48)       # 1/(8(k+1)), k = 5
+    assert "(a2,a1) records 0.02083" in panel.describe("example1") and "is 0.02083" in panel.describe("example1")
+
+
+def test_no_data_is_said_by_the_heatmap_s_text_too():
+    state = AppState()
+    state.dataset = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": [3.0, 1.0, 2.0]})
+    panel = MultiDimRRPanel(state=state)
+    assert panel.table("dependence").empty
+    assert panel.describe("dependence").startswith("No heatmap: the data set") and "categorical" in \
+        panel.describe("dependence")
+
+
+def test_code_reproduces_the_view_and_its_runs(tmp_path):
+    panel = MultiDimRRPanel()
+    panel.apply_config({"attributes": ["workclass", "education", "race", "sex", "income"], "p": 0.7, "runs": 2,
+                        "sweeps": 4, "t_d": 0.1})
+    panel.run_button.click()
+    panel.join(120)
+    assert "Done: 2 of 2 runs" in panel.status.message
+    code = panel.code()
+    assert "explorer.panels" not in code and "state" not in code
+    namespace: dict = {}
+    exec(code, namespace)
+    np.testing.assert_array_equal(namespace["dependence"], panel.dependence_values)
+    assert [list(c) for c in namespace["clusters"]] == [list(c) for c in panel.clusters]
+    assert namespace["plan"] == panel.plan
+    curves = panel.table("error-curves")
+    assert namespace["sigmas"] == curves.index.tolist()
+    for method, values in namespace["curves"].items():
+        np.testing.assert_array_equal(values, curves[method].to_numpy())
+    text = panel.describe("error-curves")
+    assert "p = 0.7, T_v = 100, T_d = 0.1, 2 run(s)" in text and f"{curves.iloc[0, 0]:.3f} at σ = 0.1" in text
+    np.testing.assert_array_equal(namespace["trace"].history, panel.table("example1").to_numpy())
+
+
+def test_code_of_a_table_row_reproduces_the_grid():
+    from explorer.core.mdrr import summarize, table_cells
+
+    panel = MultiDimRRPanel()
+    panel.apply_config({"attributes": ["race", "sex", "income"], "p": 0.7, "runs": 1, "experiment": "table"})
+    panel.run_button.click()
+    panel.join(120)
+    namespace: dict = {}
+    exec(panel.code(), namespace)
+    shown = table_cells(summarize(panel.last_result.rows, ("p", "T_d", "T_v", "method")))
+    np.testing.assert_array_equal(namespace["cells"]["measured"], shown["measured"])
+    assert f"<td>{shown['measured'].iloc[0]:.3f} <small" in panel.grid.value

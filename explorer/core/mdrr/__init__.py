@@ -84,6 +84,16 @@ WHERE = {
     'compare_with_paper': 'explorer.core.mdrr.experiments',
     'best_cells': 'explorer.core.mdrr.experiments',
     'cli': 'explorer.core.mdrr.experiments',
+    'feasible_t_vs': 'explorer.core.mdrr.experiments',
+    'error_curves': 'explorer.core.mdrr.experiments',
+    'table_cells': 'explorer.core.mdrr.experiments',
+    'ClusterPlan': 'explorer.core.mdrr.protocols',
+    'cluster_plan': 'explorer.core.mdrr.protocols',
+    'EXAMPLE1_KINDS': 'explorer.core.mdrr.adjustment',
+    'EXAMPLE1_LIMITS': 'explorer.core.mdrr.adjustment',
+    'Example1Trace': 'explorer.core.mdrr.adjustment',
+    'example1_weight': 'explorer.core.mdrr.adjustment',
+    'example1_trace': 'explorer.core.mdrr.adjustment',
 }
 
 __all__ = [
@@ -145,6 +155,16 @@ __all__ = [
     'compare_with_paper',
     'best_cells',
     'cli',
+    'feasible_t_vs',
+    'error_curves',
+    'table_cells',
+    'ClusterPlan',
+    'cluster_plan',
+    'EXAMPLE1_KINDS',
+    'EXAMPLE1_LIMITS',
+    'Example1Trace',
+    'example1_weight',
+    'example1_trace',
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, WHERE)

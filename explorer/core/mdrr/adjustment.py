@@ -22,13 +22,18 @@ from explorer.core.rr.mechanisms import check_codes, code_matrix, n_combinations
 from explorer.core.mdrr.protocols import joint_codes
 from explorer.errors import InvalidParameterError
 
-__all__ = ["EXAMPLE1_REPORTS", "EXAMPLE1_MARGINALS", "AdjustmentResult", "rr_adjust"]
+__all__ = ["EXAMPLE1_REPORTS", "EXAMPLE1_MARGINALS", "EXAMPLE1_KINDS", "EXAMPLE1_LIMITS", "AdjustmentResult", "rr_adjust",
+           "Example1Trace", "example1_weight", "example1_trace"]
 
 #: Domingo-Ferrer and Soria-Comas (2022), Example 1, Expression (13): 10 randomized records of two binary attributes:
 #: (a1, a1) four times, (a2, a1) twice, (a2, a2) four times (codes 0 = a_1, 1 = a_2).
 EXAMPLE1_REPORTS = np.array([[0, 0]] * 4 + [[1, 0]] * 2 + [[1, 1]] * 4)
 #: Domingo-Ferrer and Soria-Comas (2022), Example 1: the estimated marginals pi_hat^1 = pi_hat^2 = (1/2, 1/2).
 EXAMPLE1_MARGINALS = (np.array([0.5, 0.5]), np.array([0.5, 0.5]))
+#: Example 1's three kinds of records and, for each, the row of :data:`EXAMPLE1_REPORTS` that stands for it.
+EXAMPLE1_KINDS = {"(a1,a1)": 0, "(a2,a1)": 4, "(a2,a2)": 6}
+#: The limits of the weights of the three kinds of records (Expression (14)): 1/8, 0 and 1/8.
+EXAMPLE1_LIMITS = (1 / 8, 0.0, 1 / 8)
 
 @dataclass(frozen=True)
 class AdjustmentResult:
@@ -133,3 +138,91 @@ def rr_adjust(reports: Any, marginal_estimates: Sequence[Any], *, blocks: Sequen
                             trace_gap=np.array(gaps), weight_history=np.array(history) if keep_history else None)
 
 
+
+
+def example1_weight(sweeps: int) -> float:
+    """The weight of each (a2, a1) record of Domingo-Ferrer and Soria-Comas (2022), Example 1, after k sweeps: 1/(8(k+1)).
+
+    Parameters
+    ----------
+    sweeps : int
+        k >= 1, the sweeps of Algorithm 2.
+
+    Returns
+    -------
+    float
+        1 / (8 (k + 1)), the closed form of Domingo-Ferrer and Soria-Comas (2022), Example 1.
+
+    Notes
+    -----
+    The closed form of Domingo-Ferrer and Soria-Comas (2022), Example 1 (the weights rr_adjust computes).
+
+    Examples
+    --------
+    >>> example1_weight(3)
+    0.03125
+    """
+    k = check_int(sweeps, "sweeps", minimum=1)
+    return 1.0 / (8.0 * (k + 1))
+
+
+@dataclass(frozen=True)
+class Example1Trace:
+    """RR-Adjustment on Domingo-Ferrer and Soria-Comas (2022), Example 1, for a number of sweeps.
+
+    Attributes
+    ----------
+    sweeps : int
+        The sweeps run (no tolerance: all of them).
+    history : (sweeps, 3) array
+        The weight of one record of each kind of :data:`EXAMPLE1_KINDS` after each sweep.
+    weights : (10,) array
+        The final weights of the ten records (sum 1).
+    joint : (4,) array
+        The weighted joint distribution of the reports, C order: (a1,a1), (a1,a2), (a2,a1), (a2,a2).
+    closed_form : float
+        :func:`example1_weight` of ``sweeps``, the printed weight of an (a2,a1) record.
+    last_change : float
+        The largest weight change in the last sweep.
+    """
+
+    sweeps: int
+    history: np.ndarray
+    weights: np.ndarray
+    joint: np.ndarray
+    closed_form: float
+    last_change: float
+
+
+def example1_trace(sweeps: int) -> Example1Trace:
+    """Run RR-Adjustment on Example 1 of Domingo-Ferrer and Soria-Comas (2022) for ``sweeps`` sweeps (1 to 1000).
+
+    The ten reports of :data:`EXAMPLE1_REPORTS` are raked to :data:`EXAMPLE1_MARGINALS`; the weights tend
+    slowly to :data:`EXAMPLE1_LIMITS` and the joint distribution to (1/2, 0, 0, 1/2) (Expression (14)).
+
+    Parameters
+    ----------
+    sweeps : int
+        Sweeps of Algorithm 2, 1 to 1000.
+
+    Returns
+    -------
+    Example1Trace
+
+    Notes
+    -----
+    What Domingo-Ferrer and Soria-Comas (2022), Example 1 and Expression (14) describe, by :func:`rr_adjust`.
+
+    Examples
+    --------
+    >>> out = example1_trace(3)
+    >>> round(float(out.weights[4]), 5), out.closed_form
+    (0.03125, 0.03125)
+    >>> out.joint.round(4).tolist()
+    [0.4375, 0.0, 0.0625, 0.5]
+    """
+    k = check_int(sweeps, "sweeps", minimum=1, maximum=1000)
+    out = rr_adjust(EXAMPLE1_REPORTS, list(EXAMPLE1_MARGINALS), max_sweeps=k, tolerance=None, keep_history=True)
+    joint = np.bincount(joint_codes(EXAMPLE1_REPORTS, (2, 2)), weights=out.weights, minlength=4)
+    return Example1Trace(sweeps=k, history=out.weight_history[:, list(EXAMPLE1_KINDS.values())], weights=out.weights,
+                         joint=joint, closed_form=example1_weight(k), last_change=float(out.trace_change[-1]))

@@ -66,6 +66,9 @@ __all__ = [
     "table_view",
     "compare_with_paper",
     "best_cells",
+    "feasible_t_vs",
+    "error_curves",
+    "table_cells",
     "cli",
 ]
 
@@ -460,6 +463,123 @@ def compare_with_paper(summary: pd.DataFrame, paper: pd.DataFrame = PAPER_TABLE1
     deviation = float(merged["relative_deviation"].median()) if len(merged) else math.nan
     merged.attrs["median_relative_deviation"] = deviation
     return merged
+
+
+def feasible_t_vs(cardinalities: Sequence[int], t_vs: Sequence[float] = TABLE_TV) -> list[float]:
+    """The T_v of a grid like Domingo-Ferrer and Soria-Comas (2022), Table 1, that its clustering accepts: T_v >= max |A|.
+
+    Parameters
+    ----------
+    cardinalities : sequence of int
+        |A| of each attribute.
+    t_vs : sequence of float
+        The grid's T_v (default Table 1's 50, 100, 300).
+
+    Returns
+    -------
+    list
+        The T_v of ``t_vs`` that are at least the largest cardinality, in their order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When none is (every cluster would exceed T_v).
+
+    Examples
+    --------
+    >>> feasible_t_vs((9, 16, 7), (10, 50, 100))
+    [50, 100]
+    >>> feasible_t_vs((9, 400))
+    Traceback (most recent call last):
+    ...
+    explorer.errors.InvalidParameterError: the Table 1 grid needs T_v >= the largest cardinality (400), but its T_v are (50, 100, 300)
+    """
+    largest = max(int(c) for c in cardinalities)
+    chosen = [tv for tv in t_vs if tv >= largest]
+    if not chosen:
+        raise InvalidParameterError(f"the Table 1 grid needs T_v >= the largest cardinality "
+                                    f"({largest}), but its T_v are {t_vs}")
+    return chosen
+
+
+def error_curves(rows: pd.DataFrame, methods: Sequence[str] = METHODS[:4]
+                 ) -> tuple[list[float], dict[str, list[float]]]:
+    """The curves of Domingo-Ferrer and Soria-Comas (2022), Fig. 3, from per-run rows: median relative error by sigma.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        Per-run rows of :func:`run_figure3` (``ExperimentResult.rows``, or the chunks received so far).
+    methods : sequence of str
+        The methods to draw (NaN where a method has no run at a sigma).
+
+    Returns
+    -------
+    sigmas : list of float
+        The coverages sigma that have runs, ascending.
+    curves : dict
+        method -> the median relative error at each sigma (:func:`summarize` over sigma and method).
+
+    Notes
+    -----
+    The curves of Domingo-Ferrer and Soria-Comas (2022), Figure 3, from :func:`run_figure3`'s rows.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"sigma": [0.1, 0.1, 0.5], "method": ["RR-Clusters"] * 3, "run": [0, 1, 0],
+    ...                      "absolute_error": [1.0, 3.0, 2.0], "relative_error": [0.2, 0.4, 0.1],
+    ...                      "n_clusters": [2, 2, 2]})
+    >>> error_curves(rows, ["RR-Clusters"])
+    ([0.1, 0.5], {'RR-Clusters': [0.30000000000000004, 0.1]})
+    """
+    summary = summarize(rows, ("sigma", "method"))
+    sigmas = sorted(float(s) for s in summary["sigma"].unique())
+    curves = {}
+    for method in methods:
+        part = summary[summary["method"] == method].set_index("sigma")["relative_error"]
+        curves[method] = [float(part.get(s, np.nan)) for s in sigmas]
+    return sigmas, curves
+
+
+def table_cells(summary: pd.DataFrame, paper: pd.DataFrame | None = None, *, t_ds: Sequence[float] = TABLE_TD,
+                t_vs: Sequence[float] = TABLE_TV) -> pd.DataFrame:
+    """One p's row of a grid like Domingo-Ferrer and Soria-Comas (2022), Table 1: measured and printed, cell by cell.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        Medians of :func:`run_table` for one p (``summarize(rows, ("p", "T_d", "T_v", "method"))``).
+    paper : pandas.DataFrame, optional
+        A printed table (:data:`PAPER_TABLE1` or :data:`PAPER_TABLE2`); None: no printed values.
+    t_ds, t_vs : sequence of float
+        The grid (default Table 1's).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``T_d``, ``T_v``, ``measured``, ``printed`` and ``runs``, one row per cell (T_d first):
+        ``measured`` is NaN where the cell has no run yet (``runs`` 0), ``printed`` where the paper prints no
+        value (its p is matched to two decimals).
+
+    Examples
+    --------
+    >>> summary = pd.DataFrame({"p": [0.7], "T_d": [0.1], "T_v": [50.0], "relative_error": [0.07]})
+    >>> table_cells(summary, PAPER_TABLE1).iloc[0].tolist()
+    [0.1, 50.0, 0.07, 0.069, 1.0]
+    """
+    p = float(summary["p"].iloc[0]) if len(summary) else math.nan
+    rows = []
+    for td in t_ds:
+        for tv in t_vs:
+            got = summary[(summary["T_d"] == td) & (summary["T_v"] == tv)]
+            measured = float(got["relative_error"].iloc[0]) if len(got) else math.nan
+            runs = int(got["runs"].iloc[0]) if len(got) and "runs" in got else len(got)
+            printed = math.nan
+            if paper is not None:
+                ref = paper[(paper["p"] == round(p, 2)) & (paper["T_d"] == td) & (paper["T_v"] == tv)]
+                printed = float(ref["relative_error"].iloc[0]) if len(ref) else math.nan
+            rows.append({"T_d": float(td), "T_v": float(tv), "measured": measured, "printed": printed, "runs": runs})
+    return pd.DataFrame(rows, columns=["T_d", "T_v", "measured", "printed", "runs"])
 
 
 # --------------------------------------------------------------------------- command line

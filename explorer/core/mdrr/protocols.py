@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from explorer._validation import check_rng, check_rr_matrix
-from explorer.core.rr.estimation import code_frequencies, inversion_estimate, make_proper
+from explorer.core.rr.estimation import code_frequencies, inversion_estimate, make_proper, relative_error_bound
 from explorer.core.rr.mechanisms import (
     MAX_DENSE_SOLVE,
     MECHANISMS,
@@ -52,6 +52,8 @@ __all__ = [
     "rr_independent",
     "ClustersResult",
     "rr_clusters",
+    "ClusterPlan",
+    "cluster_plan",
 ]
 
 #: Largest joint domain the closed forms index densely (8 bytes a cell: 160 MB).
@@ -403,6 +405,15 @@ def _check_clusters(clusters: Sequence[Sequence[int]], m: int) -> tuple[tuple[in
     return out
 
 
+def _cluster_matrix(cluster: Sequence[int], cards: Sequence[int], attr_mats: Sequence[GRRMatrix]) -> GRRMatrix:
+    """The matrix of one cluster: its attribute's own for a singleton, Section 6.3.2's with budget sum(epsilon_A)."""
+    if len(cluster) == 1:
+        return attr_mats[cluster[0]]
+    ccards = [cards[a] for a in cluster]
+    n_combinations(ccards, limit=MAX_JOINT_CELLS)
+    return cluster_matrix(ccards, [attr_mats[a].epsilon for a in cluster])
+
+
 def rr_clusters(codes: Any, cardinalities: Sequence[int], clusters: Sequence[Sequence[int]], p: Any = 0.5, *,
                 mechanism: str = "keep-or-uniform", epsilon: Any = None, rng: Any = None,
                 method: str = "clip") -> ClustersResult:
@@ -427,11 +438,7 @@ def rr_clusters(codes: Any, cardinalities: Sequence[int], clusters: Sequence[Seq
     reports, estimates, mats, epss = [], [], [], []
     for cluster in clusters:
         ccards = [cards[a] for a in cluster]
-        if len(cluster) == 1:
-            mat = attr_mats[cluster[0]]
-        else:
-            n_combinations(ccards, limit=MAX_JOINT_CELLS)
-            mat = cluster_matrix(ccards, [attr_mats[a].epsilon for a in cluster])
+        mat = _cluster_matrix(cluster, cards, attr_mats)
         flat = joint_codes(codes[:, list(cluster)], ccards)
         rep = mat.randomize(flat, rng)
         lam = code_frequencies(rep, mat.n_categories)
@@ -444,3 +451,96 @@ def rr_clusters(codes: Any, cardinalities: Sequence[int], clusters: Sequence[Seq
                           matrices=tuple(mats), epsilons=tuple(epss), method=method)
 
 
+
+
+@dataclass(frozen=True)
+class ClusterPlan:
+    """What RR-Clusters spends and can reach on n records, before anything is randomized.
+
+    Attributes
+    ----------
+    clusters : tuple of tuples of int
+        The clusters of attributes (e.g. from Algorithm 1, :func:`~explorer.core.mdrr.cluster_attributes`).
+    n_records : int
+        The records n.
+    attribute_epsilons : tuple of float
+        The epsilon of the per-attribute matrix actually used, per attribute.
+    cluster_epsilons : tuple of float
+        The epsilon of each cluster's matrix (Section 6.3.2: the sum of its attributes' epsilons).
+    cluster_combinations : tuple of int
+        prod |A| over each cluster's attributes.
+    cluster_error_bounds : tuple of float
+        Each cluster's best-case relative error sqrt(B (prod|A| - 1) / n) (Section 3.3).
+    joint_combinations : int
+        prod |A| over all the attributes (RR-Joint's domain).
+    joint_error_bound : float
+        RR-Joint's best-case relative error on all the attributes (Section 3.3).
+    """
+
+    clusters: tuple[tuple[int, ...], ...]
+    n_records: int
+    attribute_epsilons: tuple[float, ...]
+    cluster_epsilons: tuple[float, ...]
+    cluster_combinations: tuple[int, ...]
+    cluster_error_bounds: tuple[float, ...]
+    joint_combinations: int
+    joint_error_bound: float
+
+    @property
+    def record_epsilon(self) -> float:
+        """The epsilon of a whole record: sequential composition, the sum of the attributes' epsilons."""
+        return float(sum(self.attribute_epsilons))
+
+
+def cluster_plan(cardinalities: Sequence[int], clusters: Sequence[Sequence[int]], n_records: int, p: Any = 0.5, *,
+                 mechanism: str = "keep-or-uniform", epsilon: Any = None) -> ClusterPlan:
+    """The epsilons, domain sizes and best-case errors of RR-Clusters with these clusters on n records.
+
+    Parameters
+    ----------
+    cardinalities : sequence of int
+        |A| of each attribute.
+    clusters : sequence of sequences of int
+        A partition of the attributes 0..m-1.
+    n_records : int
+        The records n (>= 1).
+    p : float or sequence of float
+        The keep probability of the per-attribute matrices (ignored with ``mechanism="epsilon"``).
+    mechanism : str
+        The per-attribute matrix (:data:`~explorer.core.rr.mechanisms.MECHANISMS`).
+    epsilon : float, optional
+        The epsilon per attribute, with ``mechanism="epsilon"``.
+
+    Returns
+    -------
+    ClusterPlan
+
+    Notes
+    -----
+    The matrices are those :func:`rr_clusters` uses: a singleton cluster keeps its attribute's matrix, a larger
+    one gets Section 6.3.2's matrix with budget sum(epsilon_A).  The error bounds are
+    :func:`~explorer.core.rr.estimation.relative_error_bound` (Section 3.3, Eq. 6 at a uniform lambda).
+
+    Domingo-Ferrer and Soria-Comas (2022), Sections 3.3 and 6.3.2.
+
+    Examples
+    --------
+    >>> plan = cluster_plan((2, 3, 4), [[0, 1], [2]], 1000, p=0.5)
+    >>> plan.cluster_combinations, plan.joint_combinations
+    ((6, 4), 24)
+    >>> [round(e, 3) for e in plan.attribute_epsilons], round(plan.record_epsilon, 3)
+    ([1.099, 1.386, 1.609], 4.094)
+    >>> round(plan.cluster_epsilons[0], 3)
+    2.485
+    """
+    cards = tuple(int(c) for c in cardinalities)
+    clusters = _check_clusters(clusters, len(cards))
+    attr_mats = _attribute_matrices(cards, p, mechanism, epsilon)
+    parts = [[cards[a] for a in c] for c in clusters]
+    return ClusterPlan(clusters=clusters, n_records=int(n_records),
+                       attribute_epsilons=tuple(m.epsilon for m in attr_mats),
+                       cluster_epsilons=tuple(_cluster_matrix(c, cards, attr_mats).epsilon for c in clusters),
+                       cluster_combinations=tuple(n_combinations(c) for c in parts),
+                       cluster_error_bounds=tuple(relative_error_bound(c, n_records) for c in parts),
+                       joint_combinations=n_combinations(cards),
+                       joint_error_bound=relative_error_bound(cards, n_records))
