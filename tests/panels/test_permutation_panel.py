@@ -436,3 +436,66 @@ def test_a_superseded_background_result_never_reaches_the_views(panel, monkeypat
     panel.compute_button.click()                          # the current controls (seed 6) are shown when computed
     panel.task.wait(60)
     assert panel.analysis is not shown and not panel.stale.stale and "seed 6" in panel.caption.value
+
+
+# ---------------------------------------------------------------------- the Panel contract: hooks and code()
+
+def test_each_figure_says_in_words_and_numbers_what_it_draws(panel):
+    from explorer.panels.base import Panel
+
+    assert isinstance(panel, Panel) and panel.missing_hooks() == []
+    a = panel.analysis
+    panel.attribute.value = "X2"
+    values = panel.table("values")
+    np.testing.assert_array_equal(values["masked y"], a.Y[:, 1])
+    np.testing.assert_array_equal(values["reverse-mapped z"], a.Z[:, 1])
+    assert "attribute X2 for 20 records" in panel.describe("values")
+    displacement = panel.table("displacement")["rank displacement r"]
+    np.testing.assert_array_equal(displacement, np.sort(np.round(a.displacement[:, 1])))
+    assert f"T = {a.extent[1]:.2f}" in panel.describe("displacement")
+    distances = panel.table("distances")
+    np.testing.assert_allclose(distances["original records"], a.verification.original_frequency)
+    assert "8,000 random records" in panel.describe("distances")
+    assert f"Hellinger distance = {a.verification.hellinger:.3f}" in panel.describe("distances")
+    panel.record.value = 3
+    panel.d.value = 4
+    subject = panel.table("subject")
+    np.testing.assert_allclose(subject["variance within d"], [24.7, 896.76, 20167.78], atol=0.005)
+    assert "half-width 4, her permutation distance" in panel.describe("subject")
+    assert "circled: 10." in panel.describe("subject")
+    assert len(panel.export_figure("subject", "svg")) > 1000
+
+
+def _run(code, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(code, namespace)
+    assert (tmp_path / "permutation.png").exists()
+    assert "explorer.panels" not in code and "state" not in code
+    return namespace
+
+
+def test_code_reproduces_the_papers_example(panel, tmp_path, monkeypatch):
+    panel.record.value = 3
+    panel.d.value = 4
+    panel.v.value = "24, 896, 20167"
+    namespace = _run(panel.code(), tmp_path, monkeypatch)
+    a, b = panel.analysis, namespace["analysis"]
+    for field in ("X", "Y", "Z", "spearman", "extent", "displacement"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    assert b.linkage.n_correct == 6 and b.verification.hellinger == a.verification.hellinger
+    assert namespace["subject"].satisfies and namespace["subject"].distance == panel.subject.distance
+
+
+def test_code_reproduces_a_masked_sample(tmp_path, monkeypatch):
+    panel = PermutationPanel(state=_state())
+    panel.apply_config({"max_records": 300, "method": "rank_swapping", "parameter": 0.1, "seed": 4,
+                        "columns": ["X1", "X3"], "record": 7})
+    assert panel.analysis.X.shape == (300, 2) and not panel.status.is_error
+    namespace = _run(panel.code(), tmp_path, monkeypatch)
+    a, b = panel.analysis, namespace["analysis"]
+    for field in ("X", "Y", "Z", "displacement"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    np.testing.assert_array_equal(a.privacy.distances.distance, b.privacy.distances.distance)
+    assert a.linkage.n_correct == b.linkage.n_correct and a.verification.hellinger == b.verification.hellinger
+    np.testing.assert_array_equal(namespace["subject"].variances, panel.subject.variances)
