@@ -58,7 +58,7 @@ from explorer.plotting.permutation import (
 )
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
-__all__ = ["PermutationPanel", "estimate_seconds", "staged_analysis"]
+__all__ = ["PermutationPanel", "staged_analysis"]
 
 #: The data set the tab offers to switch to when the shared one lacks what it needs (and a notebook's default).
 FALLBACK_DATASET = datasets.DM_EXAMPLE
@@ -77,14 +77,8 @@ THROUGHPUT = Throughput(1e-6)
 #: Keys of earlier releases' configurations, read and ignored (the data set is the state's).
 LEGACY_KEYS = ("source",)
 DISTANCE_TITLE = "match distances: original vs random records"
-
-
-def estimate_seconds(n: int, m: int, n_random: int, method: str = "", parameter: float | None = None, *,
-                     throughput: Throughput | None = None) -> float:
-    """Duration of masking plus :func:`permutation_analysis` for n records, m attributes: the core's work
-    estimate (:func:`explorer.core.cost.permutation_work`) at the rate measured here (reference rate if none)."""
-    rate = throughput if throughput is not None else Throughput(1e-6)
-    return rate.estimate(permutation_work(n, m, n_random, method, parameter))
+#: What a figure's description says before any analysis is on show.
+NO_VIEW = "Nothing is drawn yet: the tab needs a data set with numeric attributes (see the status line)."
 
 
 def staged_analysis(X: pd.DataFrame, Y: pd.DataFrame, *, n_random: Any, ties: str, rng: Any,
@@ -116,7 +110,8 @@ class PermutationPanel(Panel):
         if dataset is not None:
             self.state.select_dataset(dataset)
         self.analysis: PermutationAnalysis | None = None
-        self.subject = None                  # the SubjectCheck the subject's view shows
+        self.subject = None                  # the SubjectCheck the subject's view shows, and its record (from 0)
+        self._subject_record = 0
         self.X: pd.DataFrame | None = None
         self.paper_Y: pd.DataFrame | None = None
         self.csv_texts: dict[str, str] = {}
@@ -423,13 +418,14 @@ class PermutationPanel(Panel):
     def _on_inputs(self, change: Any = None) -> None:
         self._recompute()
 
-    def _masking(self, X: pd.DataFrame) -> tuple[Any, Any]:
-        """Check the masking now; return ``(spec, parameter)`` (spec None: the paper's printed Y)."""
+    def _mask_job(self, X: pd.DataFrame) -> tuple[Any, float | None]:
+        """Check the masking now; return ``(make_Y, parameter)`` where ``make_Y()`` masks with today's controls."""
         method = self.method.value
         if method == PAPER_METHOD:
             if self.paper_Y is None:
                 raise InvalidParameterError("this data set has no printed masked version; choose a masking method")
-            return None, None
+            printed = self.paper_Y[list(X.columns)].to_numpy(dtype=float)
+            return (lambda: printed), None
         spec = MASKING_METHODS.get(method)
         if spec is None:
             raise InvalidParameterError(f"unknown masking method {shorten(method)}")
@@ -439,14 +435,6 @@ class PermutationPanel(Panel):
         value = None if spec.parameter is None else self.parameter.value
         if spec.integer and value is not None:
             value = int(round(value))
-        return spec, value
-
-    def _mask_job(self, X: pd.DataFrame) -> tuple[Any, float | None]:
-        """Check the masking now; return ``(make_Y, parameter)`` where ``make_Y()`` masks with today's controls."""
-        spec, value = self._masking(X)
-        if spec is None:
-            printed = self.paper_Y[list(X.columns)].to_numpy(dtype=float)
-            return (lambda: printed), None
         x, rng = X.to_numpy(dtype=float), self._rng("mask")
         return (lambda: mask(x, spec, value, rng=rng)), value
 
@@ -640,7 +628,7 @@ class PermutationPanel(Panel):
             raise InvalidParameterError(f"record must be between 1 and {n}, got {i + 1}")
         d = float(self.d.value)
         check = a.privacy.record_check(i, d, self._parse_v(len(a.columns)))
-        self.subject = check
+        self.subject, self._subject_record = check, i
         dist = a.privacy.distances
         pair = self._subject_pair()
         self.subject_artists.update(dist.anonymized_ranks, check.nearest_rank, check.matches, check.distance,
@@ -685,6 +673,8 @@ class PermutationPanel(Panel):
 
     def _table_values(self) -> pd.DataFrame:
         """The points of the values figure: per record, x and the y and z drawn against it."""
+        if self.analysis is None:
+            return pd.DataFrame()
         offsets_y = self.values_artists.masked.get_offsets()
         offsets_z = self.values_artists.reverse_mapped.get_offsets()
         return pd.DataFrame({"original x": np.asarray(offsets_y[:, 0], dtype=float),
@@ -693,6 +683,8 @@ class PermutationPanel(Panel):
                             index=pd.RangeIndex(1, len(offsets_y) + 1, name="record"))
 
     def _describe_values(self) -> str:
+        if self.analysis is None or self.subject is None:
+            return NO_VIEW
         table, name = self._table_values(), self.analysis.columns[self._attribute_index()]
         x, y, z = (table[c] for c in table.columns)
         return (f"Scatter plot of attribute {name} for {len(table):,} records: the masked value y (circles) and "
@@ -703,26 +695,33 @@ class PermutationPanel(Panel):
 
     def _table_displacement(self) -> pd.DataFrame:
         """The step line of the displacement figure: the rank displacements, sorted."""
+        if self.analysis is None:
+            return pd.DataFrame()
         ydata = np.asarray(self.displacement_artists.line.get_ydata(), dtype=float)
         return pd.DataFrame({"rank displacement r": ydata},
                             index=pd.RangeIndex(1, ydata.size + 1, name="position (sorted)"))
 
     def _describe_displacement(self) -> str:
+        if self.analysis is None or self.subject is None:
+            return NO_VIEW
         r = self._table_displacement()["rank displacement r"]
         name = self.analysis.columns[self._attribute_index()]
-        moved = int((r != 0).sum())
         return (f"Step line of the rank displacement r of attribute {name} for each of {len(r):,} records, "
-                f"sorted: from {r.min():g} to {r.max():g} positions, {moved:,} record(s) moved "
+                f"sorted: from {r.min():g} to {r.max():g} positions "
                 f"({self.displacement_artists.label.get_text().strip()}).")
 
     def _table_distances(self) -> pd.DataFrame:
         """The two step histograms of the distance figure, bar by bar (as drawn: grouped when there are many)."""
+        if self.analysis is None:
+            return pd.DataFrame()
         original, edges = self.distance_artists.original.get_data()[:2]
         random = self.distance_artists.random.get_data()[0]
         return pd.DataFrame({"from": edges[:-1], "to": edges[1:], "original records": original,
                              "random records": random}).rename_axis("bar")
 
     def _describe_distances(self) -> str:
+        if self.analysis is None or self.subject is None:
+            return NO_VIEW
         table, ver = self._table_distances(), self.analysis.verification
         peak_o = table.loc[table["original records"].idxmax()]
         peak_r = table.loc[table["random records"].idxmax()]
@@ -735,20 +734,23 @@ class PermutationPanel(Panel):
 
     def _table_subject(self) -> pd.DataFrame:
         """The subject's record, the values nearest to hers in Y and their windows (what her view shows)."""
+        if self.analysis is None or self.subject is None:
+            return pd.DataFrame()
         a, check = self.analysis, self.subject
-        i = int(self.record.value) - 1
-        return pd.DataFrame({"attribute": list(a.columns), "her value": a.X[i], "nearest in Y": check.nearest_value,
-                             "its rank R*": check.nearest_rank, "variance within d": check.variances,
-                             "v": check.v})
+        return pd.DataFrame({"attribute": list(a.columns), "her value": a.X[self._subject_record],
+                             "nearest in Y": check.nearest_value, "its rank R*": check.nearest_rank,
+                             "variance within d": check.variances, "v": check.v})
 
     def _describe_subject(self) -> str:
+        if self.analysis is None or self.subject is None:
+            return NO_VIEW
         a, check = self.analysis, self.subject
         pair = self._subject_pair()
         centre = self.subject_artists.target.get_offsets()[0]
         names = (a.columns[pair[0]], a.columns[pair[1]])
         matches = ", ".join(str(k + 1) for k in check.matches)
         return (f"Scatter plot of the ranks in Y of {names[0]} and {names[1]} for the {a.Y.shape[0]:,} anonymized "
-                f"records. Record {int(self.record.value)}'s nearest values have ranks ({centre[0]:g}, {centre[1]:g}) "
+                f"records. Record {self._subject_record + 1}'s nearest values have ranks ({centre[0]:g}, {centre[1]:g}) "
                 f"(a star); the square around it has half-width {check.distance:g}, her permutation distance, and "
                 f"{len(check.matches)} record(s) at that distance are circled: {matches}.")
 
@@ -767,9 +769,10 @@ class PermutationPanel(Panel):
         else:
             load = 'frame = load_csv("data.csv")   # the data set given to the app (it has no name to load it by)'
             loader = "load_csv"
-        j, i = self._attribute_index(), int(self.record.value) - 1
+        j, i = self._attribute_index(), self._subject_record
         pair = self._subject_pair()
-        lines = ["import pandas as pd",
+        lines = ["import numpy as np",
+                 "import pandas as pd",
                  "from matplotlib.figure import Figure",
                  "",
                  f"from explorer.core.datasets import dataset_info, {loader}",
@@ -791,7 +794,7 @@ class PermutationPanel(Panel):
                       f"{inputs['parameter']!r}, rng=seed_streams({inputs['seed']})[\"mask\"]), columns=columns)"]
         lines += [f"analysis = permutation_analysis(X, Y, n_random={inputs['n_random']!r}, ties={inputs['ties']!r}, "
                   f"rng=seed_streams({inputs['seed']})[\"analysis\"])",
-                  f"subject = analysis.privacy.record_check({i}, {float(self.d.value)!r}, "
+                  f"subject = analysis.privacy.record_check({i}, {self.subject.d!r}, "
                   f"{[float(x) for x in self.subject.v]!r})   # record {i + 1}",
                   "print(analysis.linkage.summary())",
                   "print(analysis.verification.verdict())",
@@ -800,8 +803,9 @@ class PermutationPanel(Panel):
                   "(values, displacement), (distances, subject_view) = figure.subplots(2, 2)",
                   f"j = {j}   # attribute {a.columns[j]}",
                   "plot_values(values, analysis.X[:, j], analysis.Y[:, j], analysis.Z[:, j], analysis.columns[j])",
-                  "plot_rank_displacement(displacement, analysis.displacement[:, j], analysis.spearman[j], "
-                  "analysis.extent[j], analysis.columns[j])",
+                  "rho = analysis.spearman[j] if np.isfinite(analysis.spearman[j]) else 1.0   # a constant attribute",
+                  "plot_rank_displacement(displacement, analysis.displacement[:, j], rho, analysis.extent[j], "
+                  "analysis.columns[j])",
                   "ver = analysis.verification",
                   "plot_distance_distributions(distances, ver.bins, ver.original_frequency, ver.random_frequency, "
                   f"ver.hellinger, {DISTANCE_TITLE!r})",
