@@ -120,6 +120,7 @@ class PermutationPanel(Panel):
         self._notes: list[str] = []
         self._pending: Any = None            # the large analysis waiting for the Compute button
         self._inputs: dict[str, Any] = {}    # the inputs of the analysis on show (for code())
+        self._deferred: dict[str, Any] = {}  # configuration values set once the data are read (refresh)
         self.estimate = 0.0                  # seconds the last analysis was estimated to take (THROUGHPUT's rate)
         task = self.background(description="analysis", name="explorer-permutation")
         self.caption = widgets.HTML()                 # what the views show, in words
@@ -355,12 +356,20 @@ class PermutationPanel(Panel):
                 self._lacking(str(error))
                 return
             self.record.max = len(self.X)
+        deferred, self._deferred = self._deferred, {}
+        with self.busy():
+            if "record" in deferred:
+                self.record.value = min(deferred["record"], self.record.max)
+            if "attribute" in deferred:                    # shown with the analysis of its columns
+                self.attribute.options = [*self.attribute.options, deferred["attribute"]]
+                self.attribute.value = deferred["attribute"]
         self._recompute()
 
     def check_config(self, config: Any) -> dict[str, Any]:
         """The generic checks, with what earlier releases wrote: a ``source`` entry is ignored (the data set is
-        the state's), attributes the data set lacks are left out, and the parameter is checked against the
-        masking method of the same configuration."""
+        the state's), attributes the data set lacks are left out, the parameter is checked against the masking
+        method of the same configuration, and an attribute among the configuration's columns or a record within
+        its size is set once the data are read (:meth:`refresh`)."""
         if not isinstance(config, dict):
             return super().check_config(config)
         config = {key: value for key, value in config.items() if key not in LEGACY_KEYS}
@@ -372,6 +381,14 @@ class PermutationPanel(Panel):
             if key in config and config[key] is None:
                 del config[key]
         has_parameter, parameter = "parameter" in config, config.pop("parameter", None)
+        # an attribute or a record the configuration's own columns and size allow, set once the data are read
+        deferred = {}
+        if "attribute" in config and config["attribute"] not in self.attribute.options and \
+                config["attribute"] in config.get("columns", ()):
+            deferred["attribute"] = config.pop("attribute")
+        record = config.get("record")
+        if isinstance(record, int) and not isinstance(record, bool) and self.record.max < record <= MAX_RECORDS:
+            deferred["record"] = config.pop("record")
         checked = super().check_config(config)
         spec = MASKING_METHODS.get(checked.get("method", self.method.value))
         if has_parameter and spec is not None and spec.parameter is not None:
@@ -381,6 +398,7 @@ class PermutationPanel(Panel):
                 raise ConfigurationError(f"parameter ({spec.parameter} of {spec.label}) must be a number between "
                                          f"{low:g} and {high:g}, got {shorten(parameter)}")
             checked["parameter"] = float(parameter)
+        self._deferred = deferred                          # (the whole configuration is valid)
         return checked
 
     # ------------------------------------------------------------------ masking

@@ -499,3 +499,20 @@ def test_code_reproduces_a_masked_sample(tmp_path, monkeypatch):
     np.testing.assert_array_equal(a.privacy.distances.distance, b.privacy.distances.distance)
     assert a.linkage.n_correct == b.linkage.n_correct and a.verification.hellinger == b.verification.hellinger
     np.testing.assert_array_equal(namespace["subject"].variances, panel.subject.variances)
+
+
+def test_a_configuration_s_attribute_and_record_follow_its_own_columns_and_size():
+    panel = PermutationPanel(state=_state())
+    panel.apply_config({"max_records": 300, "columns": ["X1", "X2"]})
+    assert panel.attribute.options == ("X1", "X2") and panel.record.max == 300          # a sample of 300
+    panel.apply_config({"columns": ["X1", "X3"], "attribute": "X3", "record": 12})
+    assert panel.attribute.value == "X3" and panel.attribute.options == ("X1", "X3")
+    np.testing.assert_array_equal(panel.table("values")["reverse-mapped z"], panel.analysis.Z[:, 1])
+    assert panel.record.value == 12 and not panel.status.is_error
+    state = _state("UCI Adult")
+    adult = PermutationPanel(state=state)
+    adult.apply_config({"max_records": 300})
+    adult.apply_config({"max_records": 600, "record": 450})
+    assert adult.analysis.X.shape[0] == 600 and adult.record.value == 450 and "Record 450" in adult.subject_text.value
+    with pytest.raises(ConfigurationError, match="attribute must be one of"):
+        adult.apply_config({"attribute": "income"})
