@@ -33,7 +33,8 @@ import math
 from explorer.errors import InvalidParameterError
 
 __all__ = ["microaggregation_work", "permutation_work", "masking_work", "curve_work", "UNITS",
-           "REFERENCE_SECONDS_PER_UNIT", "COMPUTE_BUTTON_SECONDS", "needs_compute"]
+           "REFERENCE_SECONDS_PER_UNIT", "COMPUTE_BUTTON_SECONDS", "needs_compute", "reference_seconds",
+           "PERMUTATION_STAGES", "permutation_progress"]
 
 #: Seconds one unit takes on the reference machine: used only to decide, the same way on every machine, what
 #: runs at once and what waits for a button; estimates shown to users use the rate measured here instead.
@@ -148,6 +149,48 @@ def permutation_work(n: int, m: int, n_random: int, method: str = "", parameter:
     work = m * (n * UNITS["record_attribute"] + n_random * UNITS["random_attribute"])
     work += n * UNITS["record_view"] + UNITS["analysis_fixed"]
     return float(work + _masking_extra(method, parameter, n, m))
+
+
+#: The stages of the permutation analysis and their shares of its record-attribute work (a progress bar moves by these).
+PERMUTATION_STAGES = (("reverse mapping", 0.15), ("rank displacement", 0.15), ("distances", 0.4), ("linkage", 0.3))
+
+
+def permutation_progress(n: int, m: int, n_random: float, method: str = "",
+                         parameter: float | None = None) -> dict[str, float]:
+    """Where each stage of masking plus the permutation analysis starts, as a share of the work (0 to 1).
+
+    Parameters
+    ----------
+    n, m, n_random, method, parameter
+        As in :func:`permutation_work`.
+
+    Returns
+    -------
+    dict
+        ``{stage: start}`` for ``"masking"``, the :data:`PERMUTATION_STAGES` and ``"random records"``, in
+        that order (the stages :func:`explorer.core.permutation.analysis.permutation_analysis` reports).
+
+    Notes
+    -----
+    The masking beyond one pass (:func:`masking_work`), then the record-attribute work ``10 n m`` shared
+    by the stages as :data:`PERMUTATION_STAGES` says, then the random records ``2 m n_random``.
+
+    Examples
+    --------
+    >>> starts = permutation_progress(20, 3, 8000)
+    >>> starts["masking"], round(starts["distances"], 4), round(starts["random records"], 4)
+    (0.0, 0.0037, 0.0123)
+    """
+    base = m * n * UNITS["record_attribute"]
+    costs = [("masking", _masking_extra(method, parameter, n, m))]
+    costs += [(stage, share * base) for stage, share in PERMUTATION_STAGES]
+    costs.append(("random records", m * float(n_random) * UNITS["random_attribute"]))
+    total = sum(c for _, c in costs) or 1.0
+    starts, done = {}, 0.0
+    for stage, work in costs:
+        starts[stage] = done / total
+        done += work
+    return starts
 
 
 def _masking_extra(method: str, parameter: float | None, n: float, m: float) -> float:
@@ -279,3 +322,14 @@ def needs_compute(units: float) -> bool:
     if isinstance(units, bool) or not math.isfinite(work) or work < 0:
         raise InvalidParameterError(f"units must be a finite number >= 0, got {str(units)[:60]}")
     return work * REFERENCE_SECONDS_PER_UNIT > COMPUTE_BUTTON_SECONDS
+
+
+def reference_seconds(units: float) -> float:
+    """Seconds work of ``units`` takes on the reference machine (the same on every machine; for limits).
+
+    Examples
+    --------
+    >>> round(reference_seconds(permutation_work(20, 3, 8000)), 4)
+    0.1087
+    """
+    return float(units) * REFERENCE_SECONDS_PER_UNIT

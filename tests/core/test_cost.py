@@ -76,3 +76,20 @@ def test_the_papers_published_masking_costs_no_masking():
 def test_t_close_microaggregation_costs_more_than_its_mdav():
     assert microaggregation_work(10_000, 10, "t_close") > microaggregation_work(10_000, 10, "mdav")
     assert microaggregation_work(10_000, 10, "group_by") < microaggregation_work(10_000, 10, "mdav")
+
+
+def test_permutation_progress_orders_the_stages_by_their_work():
+    from explorer.core.cost import PERMUTATION_STAGES, permutation_progress
+
+    starts = permutation_progress(1000, 3, 10_000, "rank_swapping", 0.1)
+    assert list(starts) == ["masking"] + [s for s, _ in PERMUTATION_STAGES] + ["random records"]
+    assert starts["masking"] == 0.0 and list(starts.values()) == sorted(starts.values())
+    assert 0 < starts["random records"] < 1
+    assert permutation_progress(1000, 3, 10_000)["reverse mapping"] == 0.0      # no masking beyond a pass
+
+
+def test_reference_seconds_is_the_units_at_the_reference_rate():
+    from explorer.core.cost import COMPUTE_BUTTON_SECONDS, needs_compute, reference_seconds
+
+    assert reference_seconds(2_000_000) == pytest.approx(2.0)
+    assert needs_compute(2_000_000) == (reference_seconds(2_000_000) > COMPUTE_BUTTON_SECONDS)

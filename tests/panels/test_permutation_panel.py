@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from explorer.core.cost import needs_compute, permutation_work
 from explorer.core.datasets import domingo_muralidhar_example
+from explorer.errors import ConfigurationError
 from explorer.panels._base import AppState
 from explorer.panels.permutation import PermutationPanel
 
@@ -228,8 +230,21 @@ def test_config_roundtrip(panel):
     assert other.method.value == "rank_swapping" and other.parameter.value == pytest.approx(0.3)
     assert other.record.value == 5
     np.testing.assert_array_equal(other.analysis.Y, panel.analysis.Y)
-    other.apply_config({"method": "nonsense"})
-    assert "not applied: method" in other.status.message
+    assert other.config() == config
+    shown = other.analysis
+    # refused whole, in words naming the key and the value (the Panel contract); every control keeps its value
+    with pytest.raises(ConfigurationError, match="method must be one of .* got 'nonsense'"):
+        other.apply_config({"method": "nonsense", "seed": 9})
+    assert other.config() == config and other.analysis is shown
+
+
+def test_a_configuration_sets_the_parameter_of_its_own_masking_method(panel):
+    panel.apply_config({"method": "univariate_microaggregation", "parameter": 5})
+    assert panel.parameter.value == 5 and panel.parameter.description == "k"
+    assert "k = 5" in panel.caption.value and not panel.status.is_error
+    with pytest.raises(ConfigurationError, match="parameter .* must be a number between 0 and 0.49, got 0.7"):
+        panel.apply_config({"method": "top_bottom_coding", "parameter": 0.7})
+    assert panel.method.value == "univariate_microaggregation" and panel.parameter.value == 5
 
 
 def test_staged_analysis_is_the_core_analysis():
@@ -250,15 +265,15 @@ def test_staged_analysis_is_the_core_analysis():
         pd.testing.assert_frame_equal(a.record_table(), b.record_table())
 
 
-def test_estimate_keeps_default_sizes_synchronous():
-    from explorer.panels.permutation import SLOW_SECONDS, estimate_seconds
-    assert estimate_seconds(20, 3, 8000) < SLOW_SECONDS                     # the 004 example, all random records
-    assert estimate_seconds(1000, 3, 10_000) < SLOW_SECONDS                 # default synthetic sample
-    assert estimate_seconds(5000, 6, 10_000) < SLOW_SECONDS                 # default Adult sample
-    assert estimate_seconds(32_561, 6, 10_000) > SLOW_SECONDS               # full Adult
-    assert estimate_seconds(50_000, 3, 10_000) > SLOW_SECONDS               # 50,000 synthetic records
-    assert estimate_seconds(1000, 2, 1_000_000) > SLOW_SECONDS              # 'all' random records of 1000^2
-    assert estimate_seconds(10_000, 6, 10_000, "multivariate_microaggregation", 3) > SLOW_SECONDS
+def test_the_compute_rule_keeps_default_sizes_synchronous():
+    # the one rule of every tab (explorer.core.cost.needs_compute), replacing the panel's own 0.6 s threshold
+    assert not needs_compute(permutation_work(20, 3, 8000))                 # the paper's example, all random records
+    assert not needs_compute(permutation_work(1000, 3, 10_000))             # default synthetic sample
+    assert not needs_compute(permutation_work(5000, 6, 10_000))             # default Adult sample
+    assert needs_compute(permutation_work(32_561, 6, 10_000))               # full Adult
+    assert needs_compute(permutation_work(50_000, 3, 10_000))               # 50,000 synthetic records
+    assert needs_compute(permutation_work(1000, 2, 1_000_000))              # 'all' random records of 1000^2
+    assert needs_compute(permutation_work(10_000, 6, 10_000, "multivariate_microaggregation", 3))
 
 
 @pytest.fixture
@@ -270,11 +285,11 @@ def large_panel():
 
 
 def _large(panel):
-    """Adult, 20,000 records x 3 attributes: estimated above the threshold."""
+    """Adult, 30,000 records x 3 attributes: above the one Compute rule (1 s of reference work)."""
     panel.max_records.value = 1000
     small = panel.analysis
     assert small.X.shape == (1000, 3) and panel.compute_button.layout.display == "none"
-    panel.max_records.value = 20_000
+    panel.max_records.value = 30_000
     return small
 
 
@@ -282,7 +297,7 @@ def test_large_input_waits_for_compute_then_runs_in_the_background(large_panel):
     panel = large_panel
     small = _large(panel)
     assert panel.analysis is small and panel.compute_button.layout.display is None
-    assert "Large input: 20,000 records × 3 attribute(s) with 10,000 random records" in panel.status.message
+    assert "Large input: 30,000 records × 3 attribute(s) with 10,000 random records" in panel.status.message
     assert panel.stale.stale and "out of date: press Compute" in panel.stale.widget.value   # the view says so
     assert "explorer-stale" in panel.values_canvas._dom_classes
     assert not panel.task.running
@@ -292,12 +307,12 @@ def test_large_input_waits_for_compute_then_runs_in_the_background(large_panel):
     assert panel.compute_button.disabled and panel.task.widget.layout.display is None
     assert "in the background" in panel.status.message
     panel.task.wait(120)
-    assert not panel.task.running and panel.analysis.X.shape == (20_000, 3)
+    assert not panel.task.running and panel.analysis.X.shape == (30_000, 3)
     assert panel.task.progress.value == 1.0 and panel.task.widget.layout.display == "none"
     assert panel.compute_button.layout.display == "none" and not panel.compute_button.disabled
-    assert panel.status.message.startswith("20,000 records, 3 attribute(s).") and not panel.status.is_error
+    assert panel.status.message.startswith("30,000 records, 3 attribute(s).") and not panel.status.is_error
     assert not panel.stale.stale and "explorer-stale" not in panel.values_canvas._dom_classes
-    assert "random records" in panel.verdict.value and panel.record.max == 20_000
+    assert "random records" in panel.verdict.value and panel.record.max == 30_000
     # the same analysis as a synchronous run of the same controls
     from explorer.core.permutation import permutation_analysis
     cols = ["age", "fnlwgt", "hours-per-week"]
@@ -317,7 +332,7 @@ def test_cancel_keeps_the_previous_view_and_compute_can_be_pressed_again(large_p
     assert panel.compute_button.layout.display is None and not panel.compute_button.disabled
     panel.compute_button.click()
     panel.task.wait(120)
-    assert panel.analysis.X.shape == (20_000, 3)
+    assert panel.analysis.X.shape == (30_000, 3)
 
 
 def test_changed_controls_drop_a_running_analysis(large_panel):
@@ -336,6 +351,7 @@ def test_errors_in_the_background_are_a_message(large_panel, monkeypatch):
     from explorer.errors import InvalidParameterError
     panel = large_panel
     panel.max_records.value = 10_000
+    panel.n_random.value = 100_000                              # (above the one Compute rule of 1 s)
     panel.method.value = "multivariate_microaggregation"
     assert panel.compute_button.layout.display is None          # MDAV on 10,000 records: estimated slow
     valid = panel.analysis
@@ -360,10 +376,10 @@ def test_a_long_typed_value_is_not_echoed_whole(panel):
 def test_the_tables_are_in_users_words(panel):
     from tests.panels.readable import problems, table_texts
 
-    assert problems(panel.table.value) == []
-    headers, cells = table_texts(panel.table.value)
+    assert problems(panel.record_table.value) == []
+    headers, cells = table_texts(panel.record_table.value)
     assert "permutation distance di (vs Y)" in headers and "records at di" in headers
-    assert "d<sub>i</sub>" in panel.table.value
+    assert "d<sub>i</sub>" in panel.record_table.value
     assert set(cells) & {"yes", "no"}                      # the "correct link" column
     panel.record.value = 3
     assert problems(panel.subject_text.value) == []
@@ -391,7 +407,7 @@ def test_a_superseded_background_result_never_reaches_the_views(panel, monkeypat
 
     import explorer.panels.permutation as module
 
-    monkeypatch.setattr(module, "SLOW_SECONDS", 0.0)      # every analysis waits for Compute
+    monkeypatch.setattr(module.PermutationPanel, "needs_compute", lambda self, units: True)   # all wait for Compute
     shown = panel.analysis
     started, release, returned = threading.Event(), threading.Event(), []
     real = module.staged_analysis
@@ -420,3 +436,83 @@ def test_a_superseded_background_result_never_reaches_the_views(panel, monkeypat
     panel.compute_button.click()                          # the current controls (seed 6) are shown when computed
     panel.task.wait(60)
     assert panel.analysis is not shown and not panel.stale.stale and "seed 6" in panel.caption.value
+
+
+# ---------------------------------------------------------------------- the Panel contract: hooks and code()
+
+def test_each_figure_says_in_words_and_numbers_what_it_draws(panel):
+    from explorer.panels.base import Panel
+
+    assert isinstance(panel, Panel) and panel.missing_hooks() == []
+    a = panel.analysis
+    panel.attribute.value = "X2"
+    values = panel.table("values")
+    np.testing.assert_array_equal(values["masked y"], a.Y[:, 1])
+    np.testing.assert_array_equal(values["reverse-mapped z"], a.Z[:, 1])
+    assert "attribute X2 for 20 records" in panel.describe("values")
+    displacement = panel.table("displacement")["rank displacement r"]
+    np.testing.assert_array_equal(displacement, np.sort(np.round(a.displacement[:, 1])))
+    assert f"T = {a.extent[1]:.2f}" in panel.describe("displacement")
+    distances = panel.table("distances")
+    np.testing.assert_allclose(distances["original records"], a.verification.original_frequency)
+    assert "8,000 random records" in panel.describe("distances")
+    assert f"Hellinger distance = {a.verification.hellinger:.3f}" in panel.describe("distances")
+    panel.record.value = 3
+    panel.d.value = 4
+    subject = panel.table("subject")
+    np.testing.assert_allclose(subject["variance within d"], [24.7, 896.76, 20167.78], atol=0.005)
+    assert "half-width 4, her permutation distance" in panel.describe("subject")
+    assert "circled: 10." in panel.describe("subject")
+    assert len(panel.export_figure("subject", "svg")) > 1000
+
+
+def _run(code, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(code, namespace)
+    assert (tmp_path / "permutation.png").exists()
+    assert "explorer.panels" not in code and "state" not in code
+    return namespace
+
+
+def test_code_reproduces_the_papers_example(panel, tmp_path, monkeypatch):
+    panel.record.value = 3
+    panel.d.value = 4
+    panel.v.value = "24, 896, 20167"
+    namespace = _run(panel.code(), tmp_path, monkeypatch)
+    a, b = panel.analysis, namespace["analysis"]
+    for field in ("X", "Y", "Z", "spearman", "extent", "displacement"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    assert b.linkage.n_correct == 6 and b.verification.hellinger == a.verification.hellinger
+    assert namespace["subject"].satisfies and namespace["subject"].distance == panel.subject.distance
+
+
+def test_code_reproduces_a_masked_sample(tmp_path, monkeypatch):
+    panel = PermutationPanel(state=_state())
+    panel.apply_config({"max_records": 300, "method": "rank_swapping", "parameter": 0.1, "seed": 4,
+                        "columns": ["X1", "X3"], "record": 7})
+    assert panel.analysis.X.shape == (300, 2) and not panel.status.is_error
+    namespace = _run(panel.code(), tmp_path, monkeypatch)
+    a, b = panel.analysis, namespace["analysis"]
+    for field in ("X", "Y", "Z", "displacement"):
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+    np.testing.assert_array_equal(a.privacy.distances.distance, b.privacy.distances.distance)
+    assert a.linkage.n_correct == b.linkage.n_correct and a.verification.hellinger == b.verification.hellinger
+    np.testing.assert_array_equal(namespace["subject"].variances, panel.subject.variances)
+
+
+def test_a_configuration_s_attribute_and_record_follow_its_own_columns_and_size():
+    panel = PermutationPanel(state=_state())
+    panel.apply_config({"max_records": 300, "columns": ["X1", "X2"]})
+    assert panel.attribute.options == ("X1", "X2") and panel.record.max == 300          # a sample of 300
+    panel.apply_config({"columns": ["X1", "X3"], "attribute": "X3", "record": 12})
+    assert panel.attribute.value == "X3" and panel.attribute.options == ("X1", "X3")
+    np.testing.assert_array_equal(panel.table("values")["reverse-mapped z"], panel.analysis.Z[:, 1])
+    assert panel.record.value == 12 and not panel.status.is_error
+    state = _state("UCI Adult")
+    adult = PermutationPanel(state=state)
+    adult.apply_config({"max_records": 300})
+    adult.apply_config({"max_records": 600, "record": 450})
+    assert adult.analysis.X.shape[0] == 600 and adult.record.value == 450 and "Record 450" in adult.subject_text.value
+    with pytest.raises(ConfigurationError, match="attribute must be one of"):
+        adult.apply_config({"attribute": "income"})

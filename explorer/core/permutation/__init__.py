@@ -19,6 +19,8 @@ Each concept lives in one module; every public name below is also importable fro
     the maximum-knowledge intruder's record linkage and its verification.
 :mod:`explorer.core.permutation.analysis`
     :func:`permutation_analysis`, everything at once.
+:mod:`explorer.core.permutation.inputs`
+    a data set's numeric attributes, the random records and the seeds of an analysis.
 """
 
 from __future__ import annotations
@@ -61,6 +63,15 @@ WHERE = {
     'distance_histogram': 'explorer.core.permutation.analysis',
     'PermutationAnalysis': 'explorer.core.permutation.analysis',
     'permutation_analysis': 'explorer.core.permutation.analysis',
+    'AUTO_ALL_RANDOM': 'explorer.core.permutation.inputs',
+    'DEFAULT_RANDOM': 'explorer.core.permutation.inputs',
+    'NumericAttributes': 'explorer.core.permutation.inputs',
+    'numeric_attributes': 'explorer.core.permutation.inputs',
+    'has_ties': 'explorer.core.permutation.inputs',
+    'default_random_records': 'explorer.core.permutation.inputs',
+    'RandomRecords': 'explorer.core.permutation.inputs',
+    'random_records': 'explorer.core.permutation.inputs',
+    'seed_streams': 'explorer.core.permutation.inputs',
 }
 
 __all__ = [
@@ -98,6 +109,15 @@ __all__ = [
     'distance_histogram',
     'PermutationAnalysis',
     'permutation_analysis',
+    'AUTO_ALL_RANDOM',
+    'DEFAULT_RANDOM',
+    'NumericAttributes',
+    'numeric_attributes',
+    'has_ties',
+    'default_random_records',
+    'RandomRecords',
+    'random_records',
+    'seed_streams',
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, WHERE)

@@ -335,6 +335,33 @@ class PermutedPrivacy:
         variances = self.variances(d)
         return (self.distances.distance >= d) & np.all(_meets(variances, v_arr[None, :], bool(strict)), axis=1)
 
+    def record_check(self, i: int, d: Any, v: Any, *, strict: bool = False) -> "SubjectCheck":
+        """(d, v)-permuted privacy for original record ``i`` (0-based) alone: what its subject checks (Section 4).
+
+        The same as :func:`subject_check` of that record, read from this analysis (its ranks and ties),
+        so that the subject's view agrees with the data-set level results.  ``strict`` as in :meth:`satisfies`.
+
+        Examples
+        --------
+        >>> from explorer.core.datasets import domingo_muralidhar_example
+        >>> t = domingo_muralidhar_example()
+        >>> pp = permuted_privacy(t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]], rng=0)
+        >>> c = pp.record_check(2, 4, [24, 896, 20167])            # record 3 of the paper
+        >>> c.distance, (c.matches + 1).tolist(), c.satisfies, c.variances.round(2).tolist()
+        (4, [10], True, [24.7, 896.76, 20167.78])
+        """
+        dist = self.distances
+        i = check_int(i, "record", minimum=0, maximum=dist.distance.size - 1)
+        d = _check_d(d)
+        v_arr = _check_v(v, self.v.size)
+        hw = dist.nearest_half_width
+        variances = window_variances(self.sorted_values, dist.nearest_rank[i:i + 1], d,
+                                     hw if np.isscalar(hw) else hw[i:i + 1])[0]
+        ok = bool(dist.distance[i] >= d and np.all(_meets(variances, v_arr, bool(strict))))
+        return SubjectCheck(distance=dist.distance[i].item(), nearest_value=dist.nearest_value[i],
+                            nearest_rank=dist.nearest_rank[i], matches=dist.matches(i), variances=variances,
+                            d=d, v=v_arr, satisfies=ok)
+
     def dataset_satisfies(self, d: Any, v: Any, *, strict: bool = False) -> bool:
         """Does the data set satisfy (d, v)-permuted privacy (Definition 2: every record does)?
 
