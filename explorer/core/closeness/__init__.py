@@ -47,6 +47,7 @@ WHERE = {
     'csv_safe': 'explorer.core.export',
     'MISSING_LABEL': 'explorer.core.closeness.profile',
     'encode_quasi_identifiers': 'explorer.core.closeness.microaggregation',
+    'k_for_records': 'explorer.core.closeness.microaggregation',
 }
 
 __all__ = [
@@ -75,6 +76,7 @@ __all__ = [
     'csv_safe',
     'MISSING_LABEL',
     'encode_quasi_identifiers',
+    'k_for_records',
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, WHERE)

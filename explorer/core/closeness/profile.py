@@ -269,6 +269,32 @@ class ClosenessProfile:
         """The data set's closeness level: the largest cluster distance."""
         return float(self.distances.max())
 
+    @property
+    def max_entropy(self) -> float:
+        """The largest deniability a cluster can have: log2 r bits, r values equally likely (Eq. 4).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> p = closeness_profile(pd.DataFrame({"s": list("abcd")}), [0, 0, 1, 1], "s")
+        >>> p.max_entropy
+        2.0
+        """
+        return float(math.log2(len(self.categories)))
+
+    @property
+    def farthest_first(self) -> np.ndarray:
+        """Positions of the clusters sorted by decreasing distance (ties in cluster order): the table's order.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> p = closeness_profile(pd.DataFrame({"s": list("abab" "aaab" "abab")}), [0] * 4 + [1] * 4 + [2] * 4, "s")
+        >>> p.distances.round(3).tolist(), p.farthest_first.tolist()
+        ([1.2, 1.667, 1.2], [1, 0, 2])
+        """
+        return np.argsort(-self.distances, kind="stable")
+
     def violating(self, t: float | None = None) -> np.ndarray:
         """Mask of clusters farther than ``t`` (default: the profile's t) from the data set."""
         bound = self.t if t is None else check_number(t, "t", minimum=0.0, allow_inf=True)
@@ -599,7 +625,7 @@ def cluster_table(profile: ClosenessProfile) -> pd.DataFrame:
     """
     if not isinstance(profile, ClosenessProfile):
         raise ExplorerTypeError(f"profile must be a ClosenessProfile, got {type(profile).__name__}")
-    order = np.argsort(-profile.distances, kind="stable")
+    order = profile.farthest_first
     table = pd.DataFrame({
         "cluster": profile.cluster_ids[order],
         "size": profile.sizes[order],
