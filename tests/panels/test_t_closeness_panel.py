@@ -15,6 +15,7 @@ import pytest
 
 from explorer.core.datasets import adult
 from explorer.core.closeness import closeness_for_epsilon
+from explorer.errors import ConfigurationError
 from explorer.panels._base import AppState
 from explorer.panels.t_closeness import TClosenessPanel
 
@@ -161,8 +162,8 @@ def test_config_round_trip(panel):
     other = TClosenessPanel(state=panel.state)
     other.apply_config(config)
     assert other.config() == config
-    other.apply_config({"method": "nonsense"})
-    assert other.status.is_error and "method" in other.status.message
+    with pytest.raises(ConfigurationError, match="method must be one of .* got 'nonsense'"):   # the Panel contract
+        other.apply_config({"method": "nonsense"})
     assert other.method.value == config["method"]
 
 
@@ -233,8 +234,10 @@ def test_switching_data_sets_shows_the_states_marks_and_lowers_k():
 
 
 def test_long_clustering_runs_in_background_with_progress(panel):
-    panel.background_cost = 0                                   # every clustering counts as long
+    panel.needs_compute = lambda units: True                    # every clustering counts as long
     panel.k.value = 11
+    assert "press Compute" in panel.status.message
+    panel.cluster_button.click()
     panel.wait(30)
     assert not panel.running and panel.clustering.k == 11
     assert np.all(panel.clustering.sizes >= 11) and not panel.status.is_error
@@ -299,8 +302,9 @@ def test_background_clustering_uses_the_shared_task_and_drops_a_moot_result(pane
         return real_mdav(*args, **kwargs)
 
     monkeypatch.setattr(module, "mdav", slow_mdav)
-    panel.background_cost = 0
+    panel.needs_compute = lambda units: True                    # every clustering counts as long
     panel.k.value = 12
+    panel.cluster_button.click()
     assert started.wait(10) and panel.running and panel.progress.layout.display is None
     monkeypatch.setattr(module, "mdav", real_mdav)
     panel.state.dataset = small_frame.iloc[:200].copy()       # a new data set while it runs
