@@ -164,7 +164,7 @@ class TClosenessPanel(Panel):
                                             layout=box(width="auto", display="none"))
         self.t_label = widgets.HTML()
         self.summary = widgets.HTML()
-        self.table = widgets.HTML()
+        self.table_html = widgets.HTML()          # the clusters, farthest first (self.table() is a figure's data)
         self.progress = self.task.progress   # the shared task's bar and Cancel button, shown while it runs
         self.cancel_button = self.task.cancel_button
         traitlets.dlink((self.task.widget.layout, "display"), (self.progress.layout, "display"))
@@ -177,7 +177,7 @@ class TClosenessPanel(Panel):
                         (self.distance, "distance"),
                         (self.epsilon, "epsilon"), (self.t_label, "t"), (self.t_emd, "t-emd"),
                         (self.selected, "selected"), (self.worst_value, "worst-value"), (self.summary, "summary"),
-                        (self.table, "table"),
+                        (self.table_html, "table"),
                         (self.export_button, "export"), (self.download, "download"),
                         (self.progress, "progress"), (self.cancel_button, "cancel")):
             w.add_class(f"explorer-tc-{name}")
@@ -238,7 +238,7 @@ class TClosenessPanel(Panel):
             widgets.HBox([self.ratio_canvas, self.deniability_canvas], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.selected, self.worst_value], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.distribution_canvas, self.worst_canvas], layout=box(flex_flow="row wrap")),
-            widgets.HTML("<b>Clusters</b> (farthest first)"), self.table,
+            widgets.HTML("<b>Clusters</b> (farthest first)"), self.table_html,
             widgets.HBox([self.export_button, self.download], layout=box(align_items="center")),
         ])
         self.widget.add_class("explorer-t-closeness-panel")
@@ -632,7 +632,7 @@ class TClosenessPanel(Panel):
 
     def _views(self) -> list:
         return [self.ratio_canvas, self.deniability_canvas, self.distribution_canvas, self.worst_canvas,
-                self.table, self.summary]
+                self.table_html, self.summary]
 
     # ------------------------------------------------------------------ drawing
     def _redraw(self) -> None:
@@ -658,7 +658,7 @@ class TClosenessPanel(Panel):
         worst = self.worst = self._worst(profile)
         self.worst_artists.update(worst.distribution, profile.data_distribution, worst.t, worst.guessing,
                                   worst.data_guessing, worst.entropy, worst.data_entropy)
-        self.table.value = self._table_html()               # its "violates" column follows epsilon
+        self.table_html.value = self._table_html()               # its "violates" column follows epsilon
         self.summary.value = self._summary(profile, t, worst)
         self._redraw_selected()
         for figure in (self.ratio_figure, self.deniability_figure, self.worst_figure):
