@@ -102,6 +102,10 @@ def worst_note(worst: Any, categories: Any) -> str:
             f"their shares divided by t")
 
 
+def _distance(d: float) -> str:
+    return "infinite distance" if math.isinf(d) else f"distance {d:.3f}"
+
+
 class TClosenessPanel(Panel):
     """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV).
 
@@ -753,8 +757,8 @@ class TClosenessPanel(Panel):
                         f"ε = {epsilon_for_closeness(profile.max_distance):.3f}"
             return (f"Bars of the {DISTANCE_LABELS[profile.distance]} of each of {count.n_clusters:,} clusters to "
                     f"the whole data set, farthest first, against t = {t:.3f} ({inputs}): {count.n_over:,} exceed "
-                    f"t{infinite}. The farthest, cluster {far['cluster']} of {far['size']} records, is at "
-                    f"{far['distance']:.3f}, attained by {far['attaining value']} (share x{far['factor']:.2f})"
+                    f"t{infinite}. The farthest is cluster {far['cluster']} ({far['size']} records), at "
+                    f"{_distance(far['distance'])}, attained by {far['attaining value']} (share x{far['factor']:.2f})"
                     f"{level}.")
         if key == "deniability":
             h = table["H(S|cluster) bits"]
@@ -769,7 +773,7 @@ class TClosenessPanel(Panel):
             return (f"Bar chart of cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records), number "
                     f"{self.selected.value + 1} of {profile.n_clusters:,} farthest first ({inputs}): its shares of "
                     f"{table.index.name} ({shares(table.columns[1])}) against the whole data set's "
-                    f"({shares('whole data set')}); its distance {profile.distances[i]:.3f} is attained by "
+                    f"({shares('whole data set')}); its {_distance(profile.distances[i])} is attained by "
                     f"{profile.categories[profile.attaining[i]]} (share x{profile.factors[i]:.2f}).")
         worst = self.worst
         return (f"Bar chart of the most concentrated cluster still t-close at ε = {self.epsilon.value:g}, "
