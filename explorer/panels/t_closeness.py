@@ -28,20 +28,10 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from explorer.core.closeness import (
-    ClosenessProfile,
-    Clustering,
-    closeness_for_epsilon,
-    closeness_profile,
-    cluster_count_over_t,
-    cluster_table,
-    epsilon_for_closeness,
-    group_by,
-    k_for_records,
-    mdav,
-    t_close_microaggregation,
-    worst_case_cluster,
-)
+from explorer.core.closeness import (ClosenessProfile, Clustering, check_sensitive_bins, closeness_for_epsilon,
+                                     closeness_profile, cluster_count_over_t, cluster_table, epsilon_for_closeness,
+                                     group_by, k_for_records, mdav, parse_edges, t_close_microaggregation,
+                                     worst_case_cluster)
 from explorer.core.cost import microaggregation_work
 from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES
 from explorer.core.export import csv_safe
@@ -53,12 +43,8 @@ from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
 from explorer.panels.status import escape, guarded
 from explorer.panels.tasks import Throughput
-from explorer.plotting.t_closeness import (
-    plot_cluster_deniability,
-    plot_cluster_distribution,
-    plot_cluster_ratios,
-    plot_worst_case,
-)
+from explorer.plotting.t_closeness import (plot_cluster_deniability, plot_cluster_distribution, plot_cluster_ratios,
+                                           plot_worst_case)
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
 __all__ = ["TClosenessPanel"]
@@ -448,18 +434,7 @@ class TClosenessPanel(Panel):
 
     def _edges(self) -> list[float] | None:
         """The fixed bin edges typed by the user (only read for the "fixed edges" binning)."""
-        if self.binning.value != "edges":
-            return None
-        text = str(self.edges.value).replace(";", ",").strip()
-        if len(text) > 200_000:
-            raise InvalidParameterError(f"edges must be at most 200,000 characters, got {len(text):,}")
-        if not text:
-            raise InvalidParameterError("edges must list at least two numbers for the fixed-edges binning, "
-                                        "e.g. 0, 30, 60, 100; got nothing")
-        try:
-            return [float(part) for part in text.replace(",", " ").split()]
-        except ValueError:
-            raise InvalidParameterError(f"edges must be numbers separated by commas, got {text[:60]!r}") from None
+        return parse_edges(self.edges.value) if self.binning.value == "edges" else None
 
     def _binning(self) -> str | None:
         return None if self.binning.value == "none" else self.binning.value
@@ -476,25 +451,7 @@ class TClosenessPanel(Panel):
 
     def _check_bins(self) -> None:
         """Refuse binnings whose number of bins (and so their cost) is beyond :data:`MAX_BINS`."""
-        sensitive = self.sensitive.value
-        if sensitive not in self.frame.columns:
-            return
-        column = self.frame[sensitive]
-        numeric = pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype)
-        if not numeric:
-            if column.nunique() > MAX_BINS:
-                raise InvalidParameterError(f"the sensitive attribute {shorten(sensitive)} has "
-                                            f"{column.nunique():,} values; at most {MAX_BINS} are shown here")
-            return
-        if self.binning.value == "values" and column.nunique() > MAX_BINS:
-            raise InvalidParameterError(
-                f"binning 'each value' of {shorten(sensitive)} would make {column.nunique():,} bins; at most "
-                f"{MAX_BINS} are computed here: choose quantile bins or fixed edges")
-        if self.binning.value == "edges":
-            edges = self._edges() or []
-            if len(edges) - 1 > MAX_BINS:
-                raise InvalidParameterError(f"edges would make {len(edges) - 1:,} bins of {shorten(sensitive)}; "
-                                            f"at most {MAX_BINS} are computed here")
+        check_sensitive_bins(self.frame, self.sensitive.value, self._binning(), self._edges(), MAX_BINS)
 
     def _units(self) -> float:
         """The clustering's work (:func:`explorer.core.cost.microaggregation_work`)."""
@@ -546,23 +503,17 @@ class TClosenessPanel(Panel):
         """The clustering for the current controls, as a function of a progress callback (timed, to learn the
         rate of :data:`THROUGHPUT`)."""
         frame, method, k = self.frame, self.method.value, int(self.k.value)
-        if method == "mdav":
-            def job(progress):
-                return mdav(frame, qis, k, progress=progress)
-        elif method == "group_by":
-            def job(progress):
-                return group_by(frame, qis)
-        else:
-            sensitive, t, distance = self.sensitive.value, self._t(), self.distance.value
-            binning, bins, edges = self._binning(), int(self.bins.value), self._edges()
-
-            def job(progress):
-                return t_close_microaggregation(frame, qis, sensitive, k, t, distance=distance, binning=binning,
-                                                bins=bins, edges=edges, progress=progress)
+        sensitive, t, distance = self.sensitive.value, self._t(), self.distance.value
+        binning, bins, edges = self._binning(), int(self.bins.value), self._edges()
+        jobs = {"mdav": lambda progress: mdav(frame, qis, k, progress=progress),
+                "group_by": lambda progress: group_by(frame, qis),
+                "t_close": lambda progress: t_close_microaggregation(
+                    frame, qis, sensitive, k, t, distance=distance, binning=binning, bins=bins, edges=edges,
+                    progress=progress)}
 
         def timed(progress):
             started = time.perf_counter()
-            result = job(progress)
+            result = jobs[method](progress)
             THROUGHPUT.observe(units, time.perf_counter() - started)
             return result
 
@@ -640,7 +591,7 @@ class TClosenessPanel(Panel):
 
     # ------------------------------------------------------------------ drawing
     def _redraw(self) -> None:
-        with self._lock:
+        with self._lock:                 # the background result and the kernel's redraws take turns
             self._redraw_locked()
 
     def _redraw_locked(self) -> None:

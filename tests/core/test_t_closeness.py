@@ -495,3 +495,28 @@ def test_k_for_records_lowers_k_only_for_a_small_data_set():
         k_for_records(0, 10)
     with pytest.raises(InvalidParameterError, match="n_records must be >= 0, got -1"):
         k_for_records(5, -1)
+
+
+def test_parse_edges_reads_numbers_and_refuses_in_words():
+    from explorer.core.closeness import parse_edges
+
+    assert parse_edges(" 0, 25000; 35000 1e6 ") == [0.0, 25000.0, 35000.0, 1e6]
+    for text, words in (("", "edges must list at least two numbers"), ("0, abc", "edges must be numbers"),
+                        ("1" * 200_001, "edges must be at most 200,000 characters, got 200,001")):
+        with pytest.raises(InvalidParameterError, match=words):
+            parse_edges(text)
+
+
+def test_check_sensitive_bins_bounds_the_categories_a_binning_makes():
+    from explorer.core.closeness import check_sensitive_bins
+
+    frame = pd.DataFrame({"x": np.arange(500.0), "s": [f"v{i % 250}" for i in range(500)], "few": list("ab") * 250})
+    check_sensitive_bins(frame, "x", "quantile", None, 200)                  # quantile bins: at most 100
+    check_sensitive_bins(frame, "few", None, None, 200)
+    check_sensitive_bins(frame, "missing column", "values", None, 200)       # encode_sensitive says what is wrong
+    check_sensitive_bins(frame, "x", "edges", list(range(201)), 200)         # 200 bins: allowed
+    for args, words in ((("x", "values", None), "binning 'each value' of 'x' would make 500 bins; at most 200"),
+                        (("s", None, None), "the sensitive attribute 's' has 250 values; at most 200 are shown"),
+                        (("x", "edges", list(range(202))), "edges would make 201 bins of 'x'; at most 200")):
+        with pytest.raises(InvalidParameterError, match=words):
+            check_sensitive_bins(frame, *args, 200)
