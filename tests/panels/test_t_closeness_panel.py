@@ -318,7 +318,7 @@ def test_the_cluster_table_and_the_worst_cluster_sentence_are_in_users_words(pan
     from tests.panels.readable import problems, table_texts
 
     panel.epsilon.value = 2.0
-    html = panel.cluster_table.value
+    html = panel.table_html.value
     assert problems(html) == []
     headers, cells = table_texts(html)
     assert "violates" in headers and set(cells) & {"yes", "no"}
