@@ -69,6 +69,8 @@ FIGURES = {"ratios": "Distance of each cluster to the whole data set, farthest f
            "worst": "The most concentrated cluster still exp(ε/2)-close (Example 3) against the data set"}
 #: Configuration entries that name a cluster or a value of the clustering the other entries make (set after it).
 AFTER_CLUSTERING = ("selected", "worst_value")
+#: Entries of configurations written before the column marks were the state's: ignored (the state holds the marks).
+LEGACY_KEYS = ("quasi_identifiers", "sensitive")
 
 
 def worst_note(worst: Any, categories: Any) -> str:
@@ -390,9 +392,11 @@ class TClosenessPanel(Panel):
 
         They name a cluster and a value of that clustering, so they are checked as whole numbers here, then
         set by :meth:`refresh` (a cluster beyond the last is the last; a value the clustering lacks is left).
+        The marks of older configurations (:data:`LEGACY_KEYS`) are ignored: the state's marks are shown.
         """
         later = {key: config[key] for key in AFTER_CLUSTERING if isinstance(config, dict) and key in config}
-        checked = super().check_config({key: value for key, value in config.items() if key not in later}
+        checked = super().check_config({key: value for key, value in config.items()
+                                        if key not in later and key not in LEGACY_KEYS}
                                        if isinstance(config, dict) else config)
         for key, value in later.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
@@ -691,7 +695,8 @@ class TClosenessPanel(Panel):
         """What figure ``key`` shows now, in words, from the numbers of :meth:`_figure_table`."""
         profile, t = self.profile, self._t()
         if profile is None:
-            return f"No clustering is shown yet: {self.status.message or 'mark quasi-identifiers and a sensitive attribute'}"
+            return ("The figure shows no current clustering: "
+                    + (self.status.message or "mark quasi-identifiers and a sensitive attribute."))
         table = self._figure_table(key)
         inputs = f"{self._describe_inputs(epsilon=False)}; ε = {self.epsilon.value:g}"
 

@@ -505,3 +505,17 @@ def test_the_configuration_keeps_the_k_asked_for_and_sets_the_cluster_and_value_
         with pytest.raises(ConfigurationError, match=words):
             other.apply_config(bad)
     assert other.k.value == 60
+    other.apply_config({"quasi_identifiers": ["age"], "sensitive": "race", "k": 70})   # an older configuration
+    assert other.k.value == 70 and other.quasi_identifiers.value == tuple(other.state.quasi_identifiers)
+    assert other.sensitive.value == "income"                             # the marks are the state's
+
+
+def test_the_figures_say_in_words_when_there_is_no_clustering():
+    from explorer.core.datasets import load_builtin
+
+    state = AppState()
+    state.dataset = load_builtin("Synthetic normal (n=1000, m=3)")
+    panel = TClosenessPanel(state=state)
+    for index in range(4):
+        assert panel.describe(index).startswith("The figure shows no current clustering: This tab needs")
+        assert panel.table(index).empty
