@@ -138,8 +138,7 @@ def bench_t_closeness(quick: bool) -> None:
     state = _adult_state(full)
     panel = module.TClosenessPanel(state=state)   # the app's opening view: full Adult, k = 50, at once
     panel.wait()
-    panel.AUTO_COST = 0.0                         # every clustering waits for Compute, so that its estimate is shown
-    panel.background_cost = 0.0
+    panel.needs_compute = lambda units: True      # every clustering waits for Compute, so that its estimate is shown
     cases = [(32_561, 20, "mdav"), (32_561, 10, "mdav"), (20_000, 5, "mdav"), (32_561, 5, "mdav"),
              (32_561, 3, "mdav"), (20_000, 10, "t_close"), (32_561, 20, "t_close"), (32_561, 10, "t_close")]
     if quick:
@@ -163,7 +162,7 @@ def bench_t_closeness(quick: bool) -> None:
         panel.k.value = k
         panel.wait()
         again()
-        estimate = panel._seconds()
+        estimate = module.THROUGHPUT.estimate(panel._units())
         times = _timed_runs(run, again)
         error = panel.status.message if panel.status.is_error else ""
         if panel.clustering is None or panel.clustering.labels.size != n:

@@ -3,22 +3,24 @@
 Wiring only: clusterings, profiles and the worst-case cluster come from
 :mod:`explorer.core.closeness`; the plots from :mod:`explorer.plotting.t_closeness`.
 Clusterings are cached by (data set, quasi-identifiers, method, k, ...) and
-computed automatically only when cheap; otherwise the views are greyed and
-marked "out of date: press Compute" until Compute has run.  Moving
-epsilon, the EMD bound or the selected cluster only updates the plots.  The
-data set, its quasi-identifiers and sensitive attribute, and epsilon are the
-app's state (:class:`~explorer.state.AppState`): this tab shows them and writes
-the user's changes back; it keeps no marks of its own.  A data set comes with
-its default marks (UCI Adult's: quasi-identifiers age, education-num,
-hours-per-week, sex; sensitive income); when the state has no quasi-identifier
-or no sensitive attribute marked, the tab says so and offers to switch the
-shared data set to UCI Adult.
+computed at once only when cheap (:meth:`~explorer.panels.base.Panel.needs_compute`);
+otherwise the views are greyed and marked "out of date: press Compute" until
+Compute has run.  Moving epsilon, the EMD bound or the selected cluster only
+updates the plots.  The data set, its quasi-identifiers and sensitive attribute,
+and epsilon are the app's state (:class:`~explorer.state.AppState`): this tab
+shows them and writes the user's changes back; it keeps no marks of its own.  A
+data set comes with its default marks (UCI Adult's: quasi-identifiers age,
+education-num, hours-per-week, sex; sensitive income); when the state has no
+quasi-identifier or no sensitive attribute marked, the tab says so and offers to
+switch the shared data set to UCI Adult.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as widgets
@@ -26,30 +28,24 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from explorer.core.closeness import (
-    ClosenessProfile,
-    Clustering,
-    closeness_for_epsilon,
-    closeness_profile,
-    cluster_table,
-    group_by,
-    mdav,
-    t_close_microaggregation,
-    worst_case_cluster,
-)
-from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
-from explorer.core.export import csv_safe
+from explorer.core.closeness import (ClosenessProfile, Clustering, check_sensitive_bins, closeness_for_epsilon,
+                                     closeness_profile, cluster_count_over_t, cluster_table, epsilon_for_closeness,
+                                     group_by, k_for_records, mdav, parse_edges, t_close_microaggregation,
+                                     worst_case_cluster)
 from explorer.core.cost import microaggregation_work
-from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
-                                   epsilon_slider, escape, guarded, make_figure)
+from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES
+from explorer.core.export import csv_safe
+from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
-from explorer.state import shorten
-from explorer.plotting.t_closeness import (
-    plot_cluster_deniability,
-    plot_cluster_distribution,
-    plot_cluster_ratios,
-    plot_worst_case,
-)
+from explorer.panels.base import Panel, on_change
+from explorer.panels.controls import epsilon_slider
+from explorer.panels.downloads import csv_download_link
+from explorer.panels.figures import make_figure
+from explorer.panels.status import escape, guarded
+from explorer.panels.tasks import Throughput
+from explorer.plotting.t_closeness import (plot_cluster_deniability, plot_cluster_distribution, plot_cluster_ratios,
+                                           plot_worst_case)
+from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
 __all__ = ["TClosenessPanel"]
 
@@ -66,7 +62,15 @@ THROUGHPUT = Throughput(1e-6)
 #: "each value" or fixed-edge binnings with more bins than this are refused (their cost grows with the bins)
 MAX_BINS = 200
 DISTANCE_LABELS = {"ratio": "ratio distance d (Eq. 7)", "emd": "EMD (equal)", "emd_ordered": "EMD (ordered)"}
-
+#: The four figures (key -> title), in the order they are shown.
+FIGURES = {"ratios": "Distance of each cluster to the whole data set, farthest first, against the bound t",
+           "deniability": "Deniability of each cluster, H(S | cluster), against H(S) and log2 r",
+           "distribution": "The selected cluster's distribution of the sensitive attribute against the data set's",
+           "worst": "The most concentrated cluster still exp(ε/2)-close (Example 3) against the data set"}
+#: Configuration entries that name a cluster or a value of the clustering the other entries make (set after it).
+AFTER_CLUSTERING = ("selected", "worst_value")
+#: Entries of configurations written before the column marks were the state's: ignored (the state holds the marks).
+LEGACY_KEYS = ("quasi_identifiers", "sensitive")
 
 
 def worst_note(worst: Any, categories: Any) -> str:
@@ -85,63 +89,74 @@ def worst_note(worst: Any, categories: Any) -> str:
             f"t = {format_value(worst.t)}), to a share of {share}, so that the other values keep at least "
             f"their shares divided by t")
 
-class TClosenessPanel:
-    """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV)."""
 
-    #: clusterings whose estimated cost n^2 / (2k) is below this run without pressing Compute
-    AUTO_COST = 2.2e7
-    #: clusterings costlier than this run in a background thread with a progress bar and Cancel
-    BACKGROUND_COST = 2.2e7
+def _distance(d: float) -> str:
+    return "infinite distance" if math.isinf(d) else f"distance {d:.3f}"
+
+
+class TClosenessPanel(Panel):
+    """t-closeness and differential privacy on real data (Domingo-Ferrer and Soria-Comas (2018), Section IV).
+
+    Its configuration (:meth:`~explorer.panels.base.Panel.config`) is ``binning``, ``bins``, ``edges``,
+    ``method``, ``k`` (the k asked for, which a small data set lowers for a while), ``distance``, ``t_emd``,
+    ``selected`` and ``worst_value``; epsilon and the column marks are the state's.  Four figures:
+    ``ratios``, ``deniability``, ``distribution`` and ``worst``, each with its text and data table read from
+    the closeness profile the figures draw.
+    """
 
     def __init__(self, state: AppState | None = None, *, k: int = 50):
-        self.state = state if state is not None else AppState()
+        super().__init__(state)
         if state is None:                    # a notebook's panel of its own: UCI Adult and its default marks
             self.state.select_dataset(FALLBACK_DATASET)
-        self.status = StatusLine()
         self._cache: dict[tuple, Clustering] = {}
         self.clustering: Clustering | None = None
         self.profile: ClosenessProfile | None = None
+        self.worst = None                    # the worst admissible cluster drawn (WorstCaseCluster)
         self.csv_text = ""
         self._order = np.zeros(0, dtype=int)
-        self._busy = False
         self._epsilon_error = False
         self._k_wanted = int(k)              # the k the user asked for; a small data set may lower it for a while
-        self.stale = StaleMark()
-        self.caption = widgets.HTML()            # what the figures and table show, in words (also in the figures)
+        self._after_clustering: dict[str, int] = {}
+        self.caption = widgets.HTML()        # what the figures and table show, in words (also in the figures)
         self.caption.add_class("explorer-tc-caption")
-        self.task = BackgroundTask(self.status, description="clustering", name="t-closeness-clustering")
+        self.background(description="clustering", name="t-closeness-clustering")
         self._lock = self.task.lock          # the background result and the kernel's redraws take turns
-        self.background_cost = self.BACKGROUND_COST
 
         box = widgets.Layout
+        # The column marks are the state's (set together through state.set_marks): shown and edited here, but
+        # not part of this tab's configuration.
         self.quasi_identifiers = widgets.SelectMultiple(options=[], rows=6, description="Quasi-ids",
                                                         layout=box(width="260px"))
         self.sensitive = widgets.Dropdown(options=[], description="Sensitive", layout=box(width="260px"))
-        self.binning = widgets.Dropdown(options=BINNING_OPTIONS, value="quantile", description="Binning",
-                                        layout=box(width="260px"))
-        self.bins = widgets.IntSlider(value=5, min=2, max=20, description="bins", continuous_update=False,
-                                      layout=box(width="260px"))
-        self.edges = widgets.Text(value="", placeholder="fixed edges, e.g. 0, 30, 60, 100", description="edges",
-                                  continuous_update=False, layout=box(width="260px"))
-        self.method = widgets.Dropdown(options=METHODS, value="mdav", description="Clustering",
-                                       layout=box(width="320px"))
-        self.k = widgets.BoundedIntText(value=k, min=1, max=10_000_000, description="k", layout=box(width="180px"))
+        self.binning = self.control("binning", widgets.Dropdown(
+            options=BINNING_OPTIONS, value="quantile", description="Binning", layout=box(width="260px")))
+        self.bins = self.control("bins", widgets.IntSlider(
+            value=5, min=2, max=20, description="bins", continuous_update=False, layout=box(width="260px")))
+        self.edges = self.control("edges", widgets.Text(
+            value="", placeholder="fixed edges, e.g. 0, 30, 60, 100", description="edges",
+            continuous_update=False, layout=box(width="260px")))
+        self.method = self.control("method", widgets.Dropdown(
+            options=METHODS, value="mdav", description="Clustering", layout=box(width="320px")))
+        self.k = self.control("k", widgets.BoundedIntText(
+            value=k, min=1, max=10_000_000, description="k", layout=box(width="180px")))
+        self.distance = self.control("distance", widgets.Dropdown(
+            options=DISTANCE_OPTIONS, value="ratio", description="Distance", layout=box(width="320px")))
+        self.epsilon = self.control("epsilon", epsilon_slider(self.state, self.status), state="epsilon")
+        self.t_emd = self.control("t_emd", widgets.FloatSlider(
+            value=0.2, min=0.0, max=1.0, step=0.01, description="t (EMD)", continuous_update=False,
+            readout_format=".2f"))
+        self.selected = self.control("selected", widgets.IntSlider(
+            value=0, min=0, max=0, description="cluster #", continuous_update=False, layout=box(width="420px")))
+        self.worst_value = self.control("worst_value", widgets.Dropdown(
+            options=[("the value that gives the best guess", -1)], value=-1, description="raise",
+            layout=box(width="420px")))
         self.cluster_button = widgets.Button(description="Compute", icon="play", button_style="primary")
         self.switch_button = widgets.Button(description=f"Use {FALLBACK_DATASET}", icon="exchange",
                                             tooltip="make it the data set of every tab, with its default marks",
                                             layout=box(width="auto", display="none"))
-        self.distance = widgets.Dropdown(options=DISTANCE_OPTIONS, value="ratio", description="Distance",
-                                         layout=box(width="320px"))
-        self.epsilon = epsilon_slider(self.state, self.status)        # a view of the shared epsilon
         self.t_label = widgets.HTML()
-        self.t_emd = widgets.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.01, description="t (EMD)",
-                                         continuous_update=False, readout_format=".2f")
-        self.worst_value = widgets.Dropdown(options=[("the value that gives the best guess", -1)], value=-1,
-                                            description="raise", layout=box(width="420px"))
-        self.selected = widgets.IntSlider(value=0, min=0, max=0, description="cluster #",
-                                          continuous_update=False, layout=box(width="420px"))
         self.summary = widgets.HTML()
-        self.table = widgets.HTML()
+        self.table_html = widgets.HTML()          # the clusters, farthest first (self.table() is a figure's data)
         self.progress = self.task.progress   # the shared task's bar and Cancel button, shown while it runs
         self.cancel_button = self.task.cancel_button
         traitlets.dlink((self.task.widget.layout, "display"), (self.progress.layout, "display"))
@@ -154,7 +169,7 @@ class TClosenessPanel:
                         (self.distance, "distance"),
                         (self.epsilon, "epsilon"), (self.t_label, "t"), (self.t_emd, "t-emd"),
                         (self.selected, "selected"), (self.worst_value, "worst-value"), (self.summary, "summary"),
-                        (self.table, "table"),
+                        (self.table_html, "table"),
                         (self.export_button, "export"), (self.download, "download"),
                         (self.progress, "progress"), (self.cancel_button, "cancel")):
             w.add_class(f"explorer-tc-{name}")
@@ -171,23 +186,27 @@ class TClosenessPanel:
         self.worst_figure, self.worst_canvas = make_figure(5.4, 3.4)
         self.worst_ax = self.worst_figure.subplots()
         self.worst_artists = None
-        for canvas, name in ((self.ratio_canvas, "ratio-plot"), (self.deniability_canvas, "deniability-plot"),
-                             (self.distribution_canvas, "distribution-plot"), (self.worst_canvas, "worst-plot")):
+        for key, figure, canvas, name in (
+                ("ratios", self.ratio_figure, self.ratio_canvas, "ratio-plot"),
+                ("deniability", self.deniability_figure, self.deniability_canvas, "deniability-plot"),
+                ("distribution", self.distribution_figure, self.distribution_canvas, "distribution-plot"),
+                ("worst", self.worst_figure, self.worst_canvas, "worst-plot")):
             canvas.add_class(f"explorer-tc-{name}")
+            self.add_figure(key, FIGURES[key], figure, canvas=canvas,
+                            describe=lambda key=key: self._describe_figure(key),
+                            table=lambda key=key: self._figure_table(key))
 
         self.state.observe(self._on_dataset, names="dataset")
         self.state.observe(self._on_state_roles, names=["quasi_identifiers", "sensitive"])
         for w in (self.method, self.k):
             w.observe(self._on_clustering_change, names="value")
-        self.quasi_identifiers.observe(self._on_roles_here, names="value")
-        self.sensitive.observe(self._on_roles_here, names="value")
-        for w in (self.binning, self.bins, self.edges):
+        for w in (self.quasi_identifiers, self.sensitive):
+            w.observe(self._on_roles_here, names="value")
+        for w in (self.binning, self.bins, self.edges, self.distance):
             w.observe(self._on_sensitive_change, names="value")
-        self.distance.observe(self._on_distance_change, names="value")
-        self.epsilon.observe(self._on_bound_change, names="value")
-        self.t_emd.observe(self._on_bound_change, names="value")
+        for w in (self.epsilon, self.t_emd, self.worst_value):
+            w.observe(self._on_bound_change, names="value")
         self.selected.observe(self._on_selected, names="value")
-        self.worst_value.observe(self._on_bound_change, names="value")
         self.cluster_button.on_click(self._on_cluster_button)
         self.switch_button.on_click(self._on_switch)
         self.export_button.on_click(self._on_export)
@@ -201,23 +220,23 @@ class TClosenessPanel:
         controls = widgets.HBox([
             self.quasi_identifiers,
             widgets.VBox([self.sensitive, self.binning, self.bins, self.edges]),
-            widgets.VBox([self.method, widgets.HBox([self.k, self.cluster_button]),
-                          self.task.widget]),
+            widgets.VBox([self.method, widgets.HBox([self.k, self.cluster_button]), self.task.widget]),
         ], layout=box(flex_flow="row wrap"))
         bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
-            intro, controls, bound_row, self.switch_button, self.status.widget, self.stale.widget, self.caption, self.summary,
+            intro, controls, bound_row, self.switch_button, self.status.widget, self.stale.widget, self.caption,
+            self.summary,
             widgets.HBox([self.ratio_canvas, self.deniability_canvas], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.selected, self.worst_value], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.distribution_canvas, self.worst_canvas], layout=box(flex_flow="row wrap")),
-            widgets.HTML("<b>Clusters</b> (farthest first)"), self.table,
+            widgets.HTML("<b>Clusters</b> (farthest first)"), self.table_html,
             widgets.HBox([self.export_button, self.download], layout=box(align_items="center")),
         ])
         self.widget.add_class("explorer-t-closeness-panel")
         self._on_dataset()
 
-    # ------------------------------------------------------------------ data and defaults
+    # ------------------------------------------------------------------ data set and column marks (the state's)
     @property
     def frame(self) -> pd.DataFrame:
         """The data set in use: the state's (refused in words when there is none)."""
@@ -249,38 +268,33 @@ class TClosenessPanel:
             self.status.error(lacks + ".")
         return not lacks
 
-    @guarded
-    def _on_switch(self, button: Any = None) -> None:
-        self.state.select_dataset(FALLBACK_DATASET)      # the shared data set and its default marks
+    def _roles(self, columns: list[str]) -> tuple[list[str], list[str]]:
+        """Quasi-identifiers and sensitive attributes: the state's marks (the tab keeps none of its own)."""
+        qis = [c for c in self.state.quasi_identifiers if c in columns]
+        sensitive = [c for c in self.state.sensitive if c in columns and c not in qis]
+        return qis, sensitive
 
-    def _t(self) -> float:
-        if getattr(self, "distance", None) is None or self.distance.value == "ratio":
-            return closeness_for_epsilon(self.epsilon.value if hasattr(self, "epsilon") else 2.0)
-        return float(self.t_emd.value)
+    def _show_state_roles(self) -> None:
+        qis, sensitive = self._roles(list(self.quasi_identifiers.options))
+        with self.busy():
+            self.quasi_identifiers.value = tuple(qis)
+            self.sensitive.value = sensitive[0] if sensitive else None
 
-    @guarded
+    @on_change
     def _on_dataset(self, change: Any = None) -> None:
         if not self._check_needs() and self.state.dataset is None:
             return
-        frame = self.frame
-        columns = [str(c) for c in frame.columns]
-        qis, sensitive = self._roles(columns)
-        n_records = len(frame)
-        lowered = ""
-        k = self._k_wanted
-        if k > n_records:
-            k = max(1, n_records // 4)
-            lowered = (f"k lowered from {self._k_wanted} to {k} for {n_records} records (k = {self._k_wanted} "
-                       "comes back with a larger data set). ")
-        self._busy = True
-        try:
+        columns = [str(c) for c in self.frame.columns]
+        n_records = len(self.frame)
+        k = k_for_records(self._k_wanted, n_records)
+        lowered = "" if k == self._k_wanted else (
+            f"k lowered from {self._k_wanted} to {k} for {n_records} records (k = {self._k_wanted} "
+            "comes back with a larger data set). ")
+        with self.busy():
             self.quasi_identifiers.options = columns
-            self.quasi_identifiers.value = tuple(qis)
             self.sensitive.options = columns
-            self.sensitive.value = sensitive[0] if sensitive else None
             self.k.value = k
-        finally:
-            self._busy = False
+        self._show_state_roles()
         self.clustering, self.profile = None, None
         self._cache.clear()          # keys hold id(frame): never reuse them across data sets
         if not self._check_needs():
@@ -289,84 +303,49 @@ class TClosenessPanel:
         if lowered and not self.status.is_error:
             self.status.info(lowered + self.status.message)
 
-    def _roles(self, columns: list[str]) -> tuple[list[str], list[str]]:
-        """Quasi-identifiers and sensitive attributes: the state's marks (the tab keeps none of its own)."""
-        qis = [c for c in self.state.quasi_identifiers if c in columns]
-        sensitive = [c for c in self.state.sensitive if c in columns and c not in qis]
-        return qis, sensitive
-
-    @guarded
+    @on_change
     def _on_state_roles(self, change: Any = None) -> None:
-        columns = [str(c) for c in self.frame.columns]
-        if self._busy or list(self.quasi_identifiers.options) != columns:
+        if list(self.quasi_identifiers.options) != [str(c) for c in self.frame.columns]:
             return                                   # a new data set is on its way: _on_dataset follows it
-        qis, sensitive = self._roles(columns)
-        wanted = sensitive[0] if sensitive else None
-        if tuple(qis) == tuple(self.quasi_identifiers.value) and wanted == self.sensitive.value:
+        qis, sensitive = self._roles(list(self.quasi_identifiers.options))
+        if tuple(qis) == tuple(self.quasi_identifiers.value) and (sensitive[:1] or [None])[0] == self.sensitive.value:
             return
-        self._busy = True
-        try:
-            self.quasi_identifiers.value = tuple(qis)
-            self.sensitive.value = wanted
-        finally:
-            self._busy = False
+        self._show_state_roles()
         if self._check_needs():
             self._cluster(force=False)
 
-    def _show_state_roles(self) -> None:
-        columns = set(self.quasi_identifiers.options)
-        qis = tuple(c for c in self.state.quasi_identifiers if c in columns)
-        sensitive = [c for c in self.state.sensitive if c in columns]
-        self._busy = True
-        try:
-            self.quasi_identifiers.value = qis
-            self.sensitive.value = sensitive[0] if sensitive else None
-        finally:
-            self._busy = False
-
-    @guarded
+    @on_change
     def _on_roles_here(self, change: Any = None) -> None:
         """The tab's quasi-identifiers or sensitive attribute changed: write them into the state, then follow."""
-        if self._busy:
-            return
         qis = list(self.quasi_identifiers.value)
         chosen = [self.sensitive.value] if self.sensitive.value is not None else []
         others = [c for c in self.state.sensitive if c not in chosen and c not in qis]
-        self._busy = True                           # the state's observers need not come back here
         try:
-            self.state.set_marks(qis, [*chosen, *others])
+            with self.busy():                        # the state's observers need not come back here
+                self.state.set_marks(qis, [*chosen, *others])
         except ExplorerError:
-            self._busy = False
-            self._show_state_roles()                # show the state's marks again; the views stay
+            self._show_state_roles()                 # show the state's marks again; the views stay
             raise
-        finally:
-            self._busy = False
         self.switch_button.layout.display = "none"
-        self._cluster(force=False)               # says in words what is missing (the user is marking here)
+        self._cluster(force=False)                   # says in words what is missing (the user is marking here)
 
-    # ------------------------------------------------------------------ callbacks
     @guarded
+    def _on_switch(self, button: Any = None) -> None:
+        self.state.select_dataset(FALLBACK_DATASET)      # the shared data set and its default marks
+
+    # ------------------------------------------------------------------ the other controls
+    @on_change
     def _on_clustering_change(self, change: Any = None) -> None:
-        if self._busy:
-            return
         if change is not None and change.get("owner") is self.k:
             self._k_wanted = int(self.k.value)
         self._cluster(force=False)
 
-    @guarded
+    @on_change
     def _on_sensitive_change(self, change: Any = None) -> None:
-        if self._busy:
-            return
         self._cluster(force=False)
 
-    @guarded
-    def _on_distance_change(self, change: Any = None) -> None:
-        self._cluster(force=False)
-
-    @guarded
+    @on_change
     def _on_bound_change(self, change: Any = None) -> None:
-        if self._busy:
-            return
         check = self.epsilon.value if self.distance.value == "ratio" else self.t_emd.value
         if not (isinstance(check, (int, float)) and math.isfinite(check) and check >= 0):
             self._epsilon_error = True
@@ -384,10 +363,10 @@ class TClosenessPanel:
             t = closeness_for_epsilon(self.epsilon.value)
             self.status.info(f"ε = {self.epsilon.value:g}, t = exp(ε/2) = {format_value(t)}.")
 
-    @guarded
+    @on_change
     def _on_selected(self, change: Any = None) -> None:
         self._redraw_selected()
-        self._redraw_figures(ratio=True)
+        self.ratio_figure.canvas.draw_idle()
 
     @guarded
     def _on_cluster_button(self, button: Any = None) -> None:
@@ -403,7 +382,50 @@ class TClosenessPanel:
             f"Download t_closeness_clusters.csv ({self.profile.n_clusters} clusters)")
         self.status.info(f"Cluster table ready: {self.profile.n_clusters} rows.")
 
-    # ------------------------------------------------------------------ work
+    # ------------------------------------------------------------------ configuration
+    def config(self) -> dict[str, Any]:
+        """The declared controls' values, with ``k`` the k asked for (a small data set lowers the control's)."""
+        return {**super().config(), "k": int(self._k_wanted)}
+
+    def check_config(self, config: Any) -> dict[str, Any]:
+        """Check a configuration; ``selected`` and ``worst_value`` are set after the clustering it makes.
+
+        They name a cluster and a value of that clustering, so they are checked as whole numbers here, then
+        set by :meth:`refresh` (a cluster beyond the last is the last; a value the clustering lacks is left).
+        The marks of older configurations (:data:`LEGACY_KEYS`) are ignored: the state's marks are shown.
+        """
+        later = {key: config[key] for key in AFTER_CLUSTERING if isinstance(config, dict) and key in config}
+        checked = super().check_config({key: value for key, value in config.items()
+                                        if key not in later and key not in LEGACY_KEYS}
+                                       if isinstance(config, dict) else config)
+        for key, value in later.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
+                raise ConfigurationError(f"{key} must be a whole number, got {shorten(value)}")
+        self._after_clustering = {key: int(value) for key, value in later.items()}
+        if "k" in checked:
+            self._after_clustering["k"] = int(checked["k"])
+        return checked
+
+    @guarded
+    def refresh(self) -> None:
+        """Cluster (or reuse the clustering) for the controls, then select the cluster and value configured."""
+        after, self._after_clustering = self._after_clustering, {}
+        if "k" in after:
+            self._k_wanted = after["k"]
+        try:
+            self._cluster(force=False)
+        finally:
+            if after.get("worst_value") in [value for _, value in self.worst_value.options]:
+                self.worst_value.value = after["worst_value"]
+            if "selected" in after:
+                self.selected.value = max(0, min(after["selected"], self.selected.max))
+
+    # ------------------------------------------------------------------ inputs of the work
+    def _t(self) -> float:
+        if getattr(self, "distance", None) is None or self.distance.value == "ratio":
+            return closeness_for_epsilon(self.epsilon.value if hasattr(self, "epsilon") else 2.0)
+        return float(self.t_emd.value)
+
     def _key(self) -> tuple:
         method = self.method.value
         key: tuple = (id(self.frame), tuple(self.quasi_identifiers.value), method)
@@ -411,30 +433,12 @@ class TClosenessPanel:
             key += (int(self.k.value),)
         if method == "t_close":
             key += (self.sensitive.value, self.binning.value, int(self.bins.value), self.edges.value,
-                    self.distance.value,
-                    round(self._t(), 12))
+                    self.distance.value, round(self._t(), 12))
         return key
-
-    def _cost(self) -> float:
-        n = len(self.frame)
-        if self.method.value == "group_by":
-            return float(n)
-        return n * n / (2.0 * max(int(self.k.value), 1))
 
     def _edges(self) -> list[float] | None:
         """The fixed bin edges typed by the user (only read for the "fixed edges" binning)."""
-        if self.binning.value != "edges":
-            return None
-        text = str(self.edges.value).replace(";", ",").strip()
-        if len(text) > 200_000:
-            raise InvalidParameterError(f"edges must be at most 200,000 characters, got {len(text):,}")
-        if not text:
-            raise InvalidParameterError("edges must list at least two numbers for the fixed-edges binning, "
-                                        "e.g. 0, 30, 60, 100; got nothing")
-        try:
-            return [float(part) for part in text.replace(",", " ").split()]
-        except ValueError:
-            raise InvalidParameterError(f"edges must be numbers separated by commas, got {text[:60]!r}") from None
+        return parse_edges(self.edges.value) if self.binning.value == "edges" else None
 
     def _binning(self) -> str | None:
         return None if self.binning.value == "none" else self.binning.value
@@ -449,39 +453,15 @@ class TClosenessPanel:
             raise DatasetError(f"column {self.sensitive.value!r} cannot be both a quasi-identifier and sensitive")
         return qis
 
-    def _cluster(self, *, force: bool) -> None:
-        qis = self._check_roles()
-        key = self._key()
-        clustering = self._cache.get(key)
-        if clustering is None:
-            if self.running:
-                self.status.info("A clustering is running: wait for it or press Cancel.")
-                return
-            self._check_bins()
-            cost = self._cost()
-            if not force and cost > self.AUTO_COST:
-                self.stale.mark(self._views(), f"{self._describe()}; the views show the last clustering")
-                self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Compute to run "
-                                 f"the clustering ({self._estimate()} here; it can be "
-                                 f"cancelled).")
-                return
-            compute = self._clustering_job(qis)
-            if cost > self.background_cost:
-                self._start_clustering(key, compute)
-                return
-            clustering = compute(None)
-            self._store(key, clustering)
-        with self._lock:
-            self.clustering = clustering
-            self._caption = self._describe(epsilon=False)
-            self._short = self._describe(short=True)
-            self._refresh_profile()
+    def _check_bins(self) -> None:
+        """Refuse binnings whose number of bins (and so their cost) is beyond :data:`MAX_BINS`."""
+        check_sensitive_bins(self.frame, self.sensitive.value, self._binning(), self._edges(), MAX_BINS)
 
-    def _views(self) -> list:
-        return [self.ratio_canvas, self.deniability_canvas, self.distribution_canvas, self.worst_canvas,
-                self.table, self.summary]
+    def _units(self) -> float:
+        """The clustering's work (:func:`explorer.core.cost.microaggregation_work`)."""
+        return microaggregation_work(len(self.frame), int(self.k.value), self.method.value)
 
-    def _describe(self, *, epsilon: bool = True, short: bool = False) -> str:
+    def _describe_inputs(self, *, epsilon: bool = True, short: bool = False) -> str:
         """The inputs of the views, in words: attribute, quasi-identifiers, method, k, epsilon."""
         method = dict((v, label) for label, v in METHODS).get(self.method.value, self.method.value)
         method = method.split(" (")[0]
@@ -493,82 +473,64 @@ class TClosenessPanel:
         return (f"sensitive {self.sensitive.value} given {', '.join(self.quasi_identifiers.value)}; "
                 f"{method}{k}" + (f"; ε = {self.epsilon.value:g}" if epsilon else ""))
 
-    def _check_bins(self) -> None:
-        """Refuse binnings whose number of bins (and so their cost) is beyond :data:`MAX_BINS`."""
-        sensitive = self.sensitive.value
-        if sensitive not in self.frame.columns:
-            return
-        column = self.frame[sensitive]
-        numeric = pd.api.types.is_numeric_dtype(column.dtype) and not pd.api.types.is_bool_dtype(column.dtype)
-        if not numeric:
-            if column.nunique() > MAX_BINS:
-                raise InvalidParameterError(f"the sensitive attribute {shorten(sensitive)} has "
-                                            f"{column.nunique():,} values; at most {MAX_BINS} are shown here")
-            return
-        if self.binning.value == "values" and column.nunique() > MAX_BINS:
-            raise InvalidParameterError(
-                f"binning 'each value' of {shorten(sensitive)} would make {column.nunique():,} bins; at most "
-                f"{MAX_BINS} are computed here: choose quantile bins or fixed edges")
-        if self.binning.value == "edges":
-            edges = self._edges() or []
-            if len(edges) - 1 > MAX_BINS:
-                raise InvalidParameterError(f"edges would make {len(edges) - 1:,} bins of {shorten(sensitive)}; "
-                                            f"at most {MAX_BINS} are computed here")
+    # ------------------------------------------------------------------ work
+    def _cluster(self, *, force: bool) -> None:
+        """Show the clustering of the controls: from the cache, at once when cheap, else after Compute."""
+        qis = self._check_roles()
+        key = self._key()
+        clustering = self._cache.get(key)
+        if clustering is None:
+            if self.running:
+                self.status.info("A clustering is running: wait for it or press Cancel.")
+                return
+            self._check_bins()
+            units = self._units()
+            waits = self.needs_compute(units)
+            if waits and not force:
+                self.stale.mark(self._views(), f"{self._describe_inputs()}; the views show the last clustering")
+                self.status.info(f"{len(self.frame):,} records with k = {self.k.value}: press Compute to run "
+                                 f"the clustering ({THROUGHPUT.describe(units)} here; it can be cancelled).")
+                return
+            compute = self._clustering_job(qis, units)
+            if waits:                                # slow work runs in the background, with progress and Cancel
+                self._start_clustering(key, compute)
+                return
+            clustering = compute(None)
+            self._store(key, clustering)
+        with self._lock:
+            self.clustering = clustering
+            self._caption = self._describe_inputs(epsilon=False)
+            self._short = self._describe_inputs(short=True)
+            self._refresh_profile()
 
-    def _seconds(self) -> float:
-        """Estimated seconds of the clustering: the core's work estimate at the rate measured here."""
-        return THROUGHPUT.estimate(self._units())
-
-    def _units(self) -> float:
-        return microaggregation_work(len(self.frame), int(self.k.value), self.method.value)
-
-    def _estimate(self) -> str:
-        return THROUGHPUT.describe(self._units())
-
-    def _clustering_job(self, qis: list[str]):
+    def _clustering_job(self, qis: list[str], units: float):
         """The clustering for the current controls, as a function of a progress callback (timed, to learn the
         rate of :data:`THROUGHPUT`)."""
-        job = self._clustering_call(qis)
-        units = microaggregation_work(len(self.frame), int(self.k.value), self.method.value)
+        frame, method, k = self.frame, self.method.value, int(self.k.value)
+        sensitive, t, distance = self.sensitive.value, self._t(), self.distance.value
+        binning, bins, edges = self._binning(), int(self.bins.value), self._edges()
+        jobs = {"mdav": lambda progress: mdav(frame, qis, k, progress=progress),
+                "group_by": lambda progress: group_by(frame, qis),
+                "t_close": lambda progress: t_close_microaggregation(
+                    frame, qis, sensitive, k, t, distance=distance, binning=binning, bins=bins, edges=edges,
+                    progress=progress)}
 
         def timed(progress):
             started = time.perf_counter()
-            result = job(progress)
+            result = jobs[method](progress)
             THROUGHPUT.observe(units, time.perf_counter() - started)
             return result
 
         return timed
-
-    def _clustering_call(self, qis: list[str]):
-        frame, method, k = self.frame, self.method.value, int(self.k.value)
-        if method == "mdav":
-            return lambda progress: mdav(frame, qis, k, progress=progress)
-        if method == "group_by":
-            return lambda progress: group_by(frame, qis)
-        sensitive, t, distance = self.sensitive.value, self._t(), self.distance.value
-        binning, bins, edges = self._binning(), int(self.bins.value), self._edges()
-        return lambda progress: t_close_microaggregation(frame, qis, sensitive, k, t, distance=distance,
-                                                         binning=binning, bins=bins, edges=edges,
-                                                         progress=progress)
 
     def _store(self, key: tuple, clustering: Clustering) -> None:
         if len(self._cache) >= 8:
             self._cache.pop(next(iter(self._cache)))
         self._cache[key] = clustering
 
-    # ------------------------------------------------------------------ background work
-    @property
-    def running(self) -> bool:
-        """Whether a clustering runs in the background."""
-        return self.task.running
-
-    def wait(self, timeout: float | None = None) -> None:
-        """Block until the background clustering (if any) has finished (for notebooks and tests)."""
-        self.task.wait(timeout)
-
     def _start_clustering(self, key: tuple, compute) -> None:
-        """Run ``compute(progress)`` in the shared background task; its clustering is shown when it ends."""
-        caption, short = self._describe(epsilon=False), self._describe(short=True)
+        """Run ``compute(progress)`` in the panel's background task; its clustering is shown when it ends."""
+        caption, short = self._describe_inputs(epsilon=False), self._describe_inputs(short=True)
 
         def done(clustering: Clustering) -> None:
             self._store(key, clustering)
@@ -582,38 +544,30 @@ class TClosenessPanel:
 
     def _refresh_profile(self) -> None:
         with self._lock:
-            self._refresh_profile_locked()
-
-    def _refresh_profile_locked(self) -> None:
-        if self.clustering is None:
-            return
-        self._check_roles()
-        self._check_bins()
-        profile = closeness_profile(self.frame, self.clustering, self.sensitive.value, self.distance.value,
-                                    binning=self._binning(), bins=self.bins.value, edges=self._edges())
-        self.profile = profile
-        self._order = np.argsort(-profile.distances, kind="stable")
-        structure_changed = (self.distribution_artists is None
-                             or self.distribution_artists.n_categories != len(profile.categories))
-        if structure_changed:
-            self._rebuild_category_plots()
-        if tuple(label for label, _ in self.worst_value.options[1:]) != profile.categories:
-            self._busy = True
-            try:
-                self.worst_value.options = [("the value that gives the best guess", -1)] + [
-                    (c, i) for i, c in enumerate(profile.categories)]
-                self.worst_value.value = -1
-            finally:
-                self._busy = False
-        self.selected.max = max(profile.n_clusters - 1, 0)
-        self.selected.value = min(self.selected.value, self.selected.max)
-        self.download.value = ""
-        self.csv_text = ""
-        self.stale.clear()
-        self._redraw()
-        notes = "; ".join(profile.notes)
-        self.status.info(f"{self.clustering.method.replace('_', ' ')}: {profile.n_clusters:,} clusters over "
-                         f"{profile.n_records:,} records" + (f" ({notes})" if notes else "") + ".")
+            if self.clustering is None:
+                return
+            self._check_roles()
+            self._check_bins()
+            profile = closeness_profile(self.frame, self.clustering, self.sensitive.value, self.distance.value,
+                                        binning=self._binning(), bins=self.bins.value, edges=self._edges())
+            self.profile = profile
+            self._order = profile.farthest_first
+            if self.distribution_artists is None or self.distribution_artists.n_categories != len(profile.categories):
+                self._rebuild_category_plots()
+            with self.busy():                        # the redraw below shows the new choices once
+                if tuple(label for label, _ in self.worst_value.options[1:]) != profile.categories:
+                    self.worst_value.options = [("the value that gives the best guess", -1)] + [
+                        (c, i) for i, c in enumerate(profile.categories)]
+                    self.worst_value.value = -1
+                self.selected.max = max(profile.n_clusters - 1, 0)
+                self.selected.value = min(self.selected.value, self.selected.max)
+            self.download.value = ""
+            self.csv_text = ""
+            self.stale.clear()
+            self._redraw()
+            notes = "; ".join(profile.notes)
+            self.status.info(f"{self.clustering.method.replace('_', ' ')}: {profile.n_clusters:,} clusters over "
+                             f"{profile.n_records:,} records" + (f" ({notes})" if notes else "") + ".")
 
     def _rebuild_category_plots(self) -> None:
         profile = self.profile
@@ -633,12 +587,15 @@ class TClosenessPanel:
                                   value=None if value is None or value < 0 else value)
 
     def _profile_with_bound(self) -> ClosenessProfile:
-        from dataclasses import replace
         return replace(self.profile, t=self._t())
+
+    def _views(self) -> list:
+        return [self.ratio_canvas, self.deniability_canvas, self.distribution_canvas, self.worst_canvas,
+                self.table_html, self.summary]
 
     # ------------------------------------------------------------------ drawing
     def _redraw(self) -> None:
-        with self._lock:
+        with self._lock:                 # the background result and the kernel's redraws take turns
             self._redraw_locked()
 
     def _redraw_locked(self) -> None:
@@ -654,88 +611,178 @@ class TClosenessPanel:
         for figure in (self.ratio_figure, self.deniability_figure, self.distribution_figure, self.worst_figure):
             figure.suptitle(short, fontsize=9, color="#333")
         self.caption.value = f"<small>Shown: {escape(caption)}</small>"
-        n_bad = self.ratio_artists.update(profile.distances, t, selected=self.selected.value,
-                                          ylabel=DISTANCE_LABELS[profile.distance])
+        self.n_violating = self.ratio_artists.update(profile.distances, t, selected=self.selected.value,
+                                                     ylabel=DISTANCE_LABELS[profile.distance])
         self.deniability_artists.update(profile.entropies, profile.data_entropy, len(profile.categories))
-        worst = self._worst(profile)
+        worst = self.worst = self._worst(profile)
         self.worst_artists.update(worst.distribution, profile.data_distribution, worst.t, worst.guessing,
                                   worst.data_guessing, worst.entropy, worst.data_entropy)
-        self.n_violating = n_bad
-        self.table.value = self._table_html()               # its "violates" column follows epsilon
-        verdict = "is" if n_bad == 0 else "is NOT"
-        finite = profile.distances[np.isfinite(profile.distances)]
+        self.table_html.value = self._table_html()               # its "violates" column follows epsilon
+        self.summary.value = self._summary(profile, t, worst)
+        self._redraw_selected()
+        for figure in (self.ratio_figure, self.deniability_figure, self.worst_figure):
+            figure.canvas.draw_idle()
+
+    def _summary(self, profile: ClosenessProfile, t: float, worst: Any) -> str:
+        """The verdict in words: clusters over t, the closeness level and its ε, the entropies, the worst cluster."""
+        count = cluster_count_over_t(profile, t)
+        verdict = "is" if count.is_t_close else "is NOT"
         level = profile.max_distance
         eps_line = ""
         if profile.distance == "ratio":
             eps_line = (f" Its closeness level is d = {format_value(level)}"
-                        + (f", i.e. ε = 2 ln d = {2 * math.log(level):.3f}." if math.isfinite(level) and level >= 1
+                        + (f", i.e. ε = 2 ln d = {epsilon_for_closeness(level):.3f}."
+                           if math.isfinite(level) and level >= 1
                            else " (infinite: some cluster lacks a sensitive value, no finite ε)."))
-        self.summary.value = (
-            f"<span class='explorer-tc-violations'><b>{n_bad:,}</b> of {profile.n_clusters:,} clusters violate "
-            f"t = {format_value(t)}</span>: the data set {verdict} {format_value(t)}-close under the {escape(profile.distance)} "
-            f"distance.{eps_line} H(S) = {profile.data_entropy:.3f} bits, H(S | cluster) = "
-            f"{profile.conditional_entropy:.3f} bits, log₂ r = {math.log2(len(profile.categories)):.3f}; "
-            f"{len(finite):,} finite distances. <br><small>Worst admissible cluster at ε = "
+        return (
+            f"<span class='explorer-tc-violations'><b>{count.n_over:,}</b> of {profile.n_clusters:,} clusters "
+            f"violate t = {format_value(t)}</span>: the data set {verdict} {format_value(t)}-close under the "
+            f"{escape(profile.distance)} distance.{eps_line} H(S) = {profile.data_entropy:.3f} bits, "
+            f"H(S | cluster) = {profile.conditional_entropy:.3f} bits, log₂ r = {profile.max_entropy:.3f}; "
+            f"{count.n_clusters - count.n_infinite:,} finite distances. <br><small>Worst admissible cluster at ε = "
             f"{self.epsilon.value:g}: {escape(worst_note(worst, profile.categories))}.</small>")
-        self._redraw_selected()
-        self._redraw_figures(ratio=True, deniability=True, worst=True)
+
+    def _selected_position(self) -> int:
+        """The position in the profile of the selected cluster (the slider counts farthest first)."""
+        return int(self._order[min(self.selected.value, len(self._order) - 1)])
 
     def _redraw_selected(self) -> None:
         profile = self.profile
         if profile is None or self.distribution_artists is None:
             return
-        i = int(self._order[min(self.selected.value, len(self._order) - 1)])
+        i = self._selected_position()
         t = self._t() if profile.distance == "ratio" else None
         d = profile.distances[i]
         title = (f"cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records): d = {format_value(d, digits=3)}, "
                  f"{profile.categories[profile.attaining[i]]} x{profile.factors[i]:.2f}")
         self.distribution_artists.update(profile.distributions[i], profile.data_distribution, t, title=title)
         self.ratio_artists.selected.set_xdata([self.selected.value + 0.5] * 2)
-        self._redraw_figures(distribution=True)
-
-    def _redraw_figures(self, *, ratio: bool = False, deniability: bool = False, distribution: bool = False,
-                        worst: bool = False) -> None:
-        for flag, figure in ((ratio, self.ratio_figure), (deniability, self.deniability_figure),
-                             (distribution, self.distribution_figure), (worst, self.worst_figure)):
-            if flag:
-                figure.canvas.draw_idle()
+        self.distribution_figure.canvas.draw_idle()
 
     def _table_html(self, n_rows: int = 12) -> str:
         table = cluster_table(self._profile_with_bound()).head(n_rows)
         table = table.loc[:, [c for c in table.columns if not c.startswith("share ")]]
         return html_table(table, css_class="explorer-tc-table", max_height="260px")
 
-    # ------------------------------------------------------------------ configuration
-    def config(self) -> dict[str, Any]:
-        """The tab's own controls as a JSON-serialisable dict (epsilon and the column marks are the state's)."""
-        return {"binning": self.binning.value, "bins": int(self.bins.value), "edges": self.edges.value,
-                "method": self.method.value,
-                "k": int(self._k_wanted), "distance": self.distance.value, "t_emd": float(self.t_emd.value),
-                "selected": int(self.selected.value),
-                "worst_value": int(self.worst_value.value)}
+    # ------------------------------------------------------------------ the figures in words and numbers
+    def _figure_table(self, key: str) -> pd.DataFrame:
+        """The numbers figure ``key`` draws, from the closeness profile it draws (empty before any clustering)."""
+        profile = self.profile
+        if profile is None:
+            return pd.DataFrame()
+        if key == "ratios":
+            table = cluster_table(self._profile_with_bound())
+            return table.loc[:, ["cluster", "size", "distance", "attaining value", "factor", "violates"]]
+        if key == "deniability":
+            order = np.argsort(profile.entropies, kind="stable")             # the figure's order: lowest first
+            return pd.DataFrame({"cluster": profile.cluster_ids[order], "size": profile.sizes[order],
+                                 "H(S|cluster) bits": profile.entropies[order],
+                                 "guessing probability": profile.guessing[order]})
+        index = pd.Index(list(profile.categories), name=str(self.sensitive.value))
+        if key == "distribution":
+            i = self._selected_position()
+            table = pd.DataFrame({"whole data set": profile.data_distribution,
+                                  f"cluster {profile.cluster_ids[i]}": profile.distributions[i]}, index=index)
+            if profile.distance == "ratio" and math.isfinite(self._t()):
+                # the figure's markers: the shares a t-close cluster may reach (Eq. 7)
+                table["lowest share (share / t)"] = self.distribution_artists.lower.get_ydata()
+                table["highest share (t x share)"] = self.distribution_artists.upper.get_ydata()
+            return table
+        return pd.DataFrame({"whole data set": profile.data_distribution,
+                             "worst admissible cluster": self.worst.distribution}, index=index)
 
-    @guarded
-    def apply_config(self, config: dict[str, Any]) -> None:
-        """Set the controls from :meth:`config` output; unknown or invalid entries are reported, not applied."""
-        if not isinstance(config, dict):
-            raise InvalidParameterError(f"configuration must be a dict, got {type(config).__name__}")
-        self._busy = True
-        problems = []
-        try:
-            for name in ("binning", "bins", "edges", "method", "k", "distance", "t_emd"):
-                if name in config:
-                    try:
-                        getattr(self, name).value = config[name]
-                    except (traitlets.TraitError, ValueError, TypeError):
-                        problems.append(name)
-            if "k" in config and "k" not in problems:
-                self._k_wanted = int(self.k.value)
-        finally:
-            self._busy = False
-        self._cluster(force=False)
-        if config.get("worst_value") in [v for _, v in self.worst_value.options]:
-            self.worst_value.value = config["worst_value"]
-        if "selected" in config and isinstance(config["selected"], int):
-            self.selected.value = max(0, min(config["selected"], self.selected.max))
-        if problems:
-            self.status.error(f"configuration entries not applied: {', '.join(problems)}")
+    def _describe_figure(self, key: str) -> str:
+        """What figure ``key`` shows now, in words, from the numbers of :meth:`_figure_table`."""
+        profile, t = self.profile, self._t()
+        if profile is None:
+            return ("The figure shows no current clustering: "
+                    + (self.status.message or "mark quasi-identifiers and a sensitive attribute."))
+        table = self._figure_table(key)
+        inputs = f"{self._describe_inputs(epsilon=False)}; ε = {self.epsilon.value:g}"
+
+        def shares(column: str) -> str:
+            return ", ".join(f"{label} {value:.3f}" for label, value in table[column].items())
+
+        if key == "ratios":
+            count = cluster_count_over_t(table["distance"].to_numpy(), t)
+            far = table.iloc[0]
+            infinite = f" ({count.n_infinite:,} at infinite distance: a value missing)" if count.n_infinite else ""
+            level = ""
+            if profile.distance == "ratio" and math.isfinite(profile.max_distance):
+                level = f"; the closeness level d = {profile.max_distance:.3f} certifies " \
+                        f"ε = {epsilon_for_closeness(profile.max_distance):.3f}"
+            return (f"Bars of the {DISTANCE_LABELS[profile.distance]} of each of {count.n_clusters:,} clusters to "
+                    f"the whole data set, farthest first, against t = {t:.3f} ({inputs}): {count.n_over:,} exceed "
+                    f"t{infinite}. The farthest is cluster {far['cluster']} ({far['size']} records), at "
+                    f"{_distance(far['distance'])}, attained by {far['attaining value']} (share x{far['factor']:.2f})"
+                    f"{level}.")
+        if key == "deniability":
+            h = table["H(S|cluster) bits"]
+            return (f"Bars of the deniability H(S | cluster) of each of {len(table):,} clusters, lowest first "
+                    f"({inputs}): from {h.iloc[0]:.3f} to {h.iloc[-1]:.3f} bits, mean H(S | cluster) = "
+                    f"{profile.conditional_entropy:.3f} bits, against H(S) = {profile.data_entropy:.3f} and "
+                    f"log2 r = {profile.max_entropy:.3f} bits. The least deniable cluster, {table['cluster'].iloc[0]}, "
+                    f"lets an intruder guess the sensitive value with probability "
+                    f"{table['guessing probability'].iloc[0]:.3f}.")
+        if key == "distribution":
+            i = self._selected_position()
+            return (f"Bar chart of cluster {profile.cluster_ids[i]} ({profile.sizes[i]} records), number "
+                    f"{self.selected.value + 1} of {profile.n_clusters:,} farthest first ({inputs}): its shares of "
+                    f"{table.index.name} ({shares(table.columns[1])}) against the whole data set's "
+                    f"({shares('whole data set')}); its {_distance(profile.distances[i])} is attained by "
+                    f"{profile.categories[profile.attaining[i]]} (share x{profile.factors[i]:.2f}).")
+        worst = self.worst
+        return (f"Bar chart of the most concentrated cluster still t-close at ε = {self.epsilon.value:g}, "
+                f"t = exp(ε/2) = {worst.t:.3f} (Example 3): {worst_note(worst, profile.categories)}; its shares "
+                f"({shares('worst admissible cluster')}) against the whole data set's ({shares('whole data set')}). "
+                f"An intruder who knows the cluster guesses right with probability {worst.guessing:.3f} "
+                f"(without it {worst.data_guessing:.3f}); H(S | cluster) = {worst.entropy:.3f} bits, H(S) = "
+                f"{worst.data_entropy:.3f} bits.")
+
+    def code(self) -> str:
+        """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view now."""
+        dataset = self.state.dataset_name
+        if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:
+            loader, load = "load_builtin", f"frame = load_builtin({json.dumps(dataset, ensure_ascii=False)})"
+        elif dataset.startswith(UPLOAD_PREFIX):
+            loader = "load_csv"
+            load = (f"frame = load_csv({json.dumps(dataset[len(UPLOAD_PREFIX):], ensure_ascii=False)})   "
+                    "# the file uploaded in the Data tab")
+        else:
+            loader, load = "load_csv", 'frame = load_csv("data.csv")   # the data set given to the app'
+        qis, sensitive, k = list(self.quasi_identifiers.value), self.sensitive.value, int(self.k.value)
+        epsilon, distance, t = float(self.epsilon.value), self.distance.value, self._t()
+        binning = {"binning": self._binning(), "bins": int(self.bins.value), "edges": self._edges()}
+        options = ", ".join(f"{name}={value!r}" for name, value in binning.items())
+        method = self.method.value
+        clustering = {"mdav": f"mdav(frame, {qis!r}, {k})", "group_by": f"group_by(frame, {qis!r})",
+                      "t_close": f"t_close_microaggregation(frame, {qis!r}, {sensitive!r}, {k}, t, "
+                                 f"distance={distance!r}, {options})"}[method]
+        value = self.worst_value.value
+        bound = "closeness_for_epsilon(epsilon)" if distance == "ratio" else repr(t)
+        return "\n".join([
+            "from matplotlib.figure import Figure", "",
+            "from explorer.core.closeness import (closeness_for_epsilon, closeness_profile, cluster_count_over_t,",
+            f"                                     {clustering.split('(')[0]}, worst_case_cluster)",
+            f"from explorer.core.datasets import {loader}",
+            "from explorer.plotting.t_closeness import (plot_cluster_deniability, plot_cluster_distribution,",
+            "                                           plot_cluster_ratios, plot_worst_case)", "",
+            load,
+            f"epsilon = {epsilon!r}",
+            f"t = {bound}",
+            f"clustering = {clustering}",
+            f"profile = closeness_profile(frame, clustering, {sensitive!r}, {distance!r}, {options})",
+            f"worst = worst_case_cluster(profile.data_distribution, epsilon, value={None if value < 0 else value!r})",
+            "count = cluster_count_over_t(profile, t)",
+            "print(f\"{count.n_over} of {count.n_clusters} clusters above t = {t:.4g}\")", "",
+            "selected = profile.farthest_first[" + str(int(self.selected.value)) + "]   # the cluster shown, farthest first",
+            "figure = Figure(figsize=(11, 7), layout=\"constrained\")",
+            "(ratios, deniability), (distribution, worst_axes) = figure.subplots(2, 2)",
+            f"plot_cluster_ratios(ratios, profile.distances, t, ylabel={DISTANCE_LABELS[distance]!r})",
+            "plot_cluster_deniability(deniability, profile.entropies, profile.data_entropy, len(profile.categories))",
+            "plot_cluster_distribution(distribution, profile.categories, profile.distributions[selected],",
+            f"                          profile.data_distribution, {'t' if distance == 'ratio' else 'None'})",
+            "plot_worst_case(worst_axes, profile.categories, worst.distribution, profile.data_distribution, worst.t,",
+            "                worst.guessing, worst.data_guessing, worst.entropy, worst.data_entropy)",
+            "figure.savefig(\"t_closeness.png\")",
+        ]) + "\n"

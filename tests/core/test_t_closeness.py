@@ -462,3 +462,61 @@ def test_benchmark_figures_in_the_docs_are_those_of_the_results_file():
     numbers = set(re.findall(r"\d[\d,]*\.\d+|\d{1,3}(?:,\d{3})+|\d+x", section))
     assert len(numbers) > 20
     assert sorted(n for n in numbers if n not in results) == []
+
+
+def test_profile_max_entropy_is_log2_of_the_number_of_values():
+    from explorer.core.closeness import closeness_profile
+
+    frame = pd.DataFrame({"s": list("abcde" * 4)})
+    profile = closeness_profile(frame, np.repeat([0, 1, 2, 3], 5), "s")
+    assert profile.max_entropy == pytest.approx(math.log2(5))
+    assert np.all(profile.entropies <= profile.max_entropy + 1e-12)
+
+
+def test_profile_farthest_first_is_the_cluster_table_s_order():
+    from explorer.core.closeness import closeness_profile, cluster_table
+
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"s": rng.choice(list("abc"), 300)})
+    profile = closeness_profile(frame, np.repeat(np.arange(30), 10), "s")
+    order = profile.farthest_first
+    assert np.all(np.diff(profile.distances[order]) <= 0)
+    np.testing.assert_array_equal(cluster_table(profile)["cluster"].to_numpy(), profile.cluster_ids[order])
+    ties = closeness_profile(pd.DataFrame({"s": list("abab" * 3)}), np.repeat([0, 1, 2], 4), "s")
+    assert ties.farthest_first.tolist() == [0, 1, 2]                 # equal distances keep the clusters' order
+
+
+def test_k_for_records_lowers_k_only_for_a_small_data_set():
+    from explorer.core.closeness import k_for_records
+
+    assert k_for_records(50, 32_561) == 50 and k_for_records(50, 50) == 50
+    assert k_for_records(50, 49) == 12 and k_for_records(50, 8) == 2 and k_for_records(50, 0) == 1
+    with pytest.raises(InvalidParameterError, match="k must be >= 1, got 0"):
+        k_for_records(0, 10)
+    with pytest.raises(InvalidParameterError, match="n_records must be >= 0, got -1"):
+        k_for_records(5, -1)
+
+
+def test_parse_edges_reads_numbers_and_refuses_in_words():
+    from explorer.core.closeness import parse_edges
+
+    assert parse_edges(" 0, 25000; 35000 1e6 ") == [0.0, 25000.0, 35000.0, 1e6]
+    for text, words in (("", "edges must list at least two numbers"), ("0, abc", "edges must be numbers"),
+                        ("1" * 200_001, "edges must be at most 200,000 characters, got 200,001")):
+        with pytest.raises(InvalidParameterError, match=words):
+            parse_edges(text)
+
+
+def test_check_sensitive_bins_bounds_the_categories_a_binning_makes():
+    from explorer.core.closeness import check_sensitive_bins
+
+    frame = pd.DataFrame({"x": np.arange(500.0), "s": [f"v{i % 250}" for i in range(500)], "few": list("ab") * 250})
+    check_sensitive_bins(frame, "x", "quantile", None, 200)                  # quantile bins: at most 100
+    check_sensitive_bins(frame, "few", None, None, 200)
+    check_sensitive_bins(frame, "missing column", "values", None, 200)       # encode_sensitive says what is wrong
+    check_sensitive_bins(frame, "x", "edges", list(range(201)), 200)         # 200 bins: allowed
+    for args, words in ((("x", "values", None), "binning 'each value' of 'x' would make 500 bins; at most 200"),
+                        (("s", None, None), "the sensitive attribute 's' has 250 values; at most 200 are shown"),
+                        (("x", "edges", list(range(202))), "edges would make 201 bins of 'x'; at most 200")):
+        with pytest.raises(InvalidParameterError, match=words):
+            check_sensitive_bins(frame, *args, 200)

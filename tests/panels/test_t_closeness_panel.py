@@ -15,6 +15,7 @@ import pytest
 
 from explorer.core.datasets import adult
 from explorer.core.closeness import closeness_for_epsilon
+from explorer.errors import ConfigurationError
 from explorer.panels._base import AppState
 from explorer.panels.t_closeness import TClosenessPanel
 
@@ -161,8 +162,8 @@ def test_config_round_trip(panel):
     other = TClosenessPanel(state=panel.state)
     other.apply_config(config)
     assert other.config() == config
-    other.apply_config({"method": "nonsense"})
-    assert other.status.is_error and "method" in other.status.message
+    with pytest.raises(ConfigurationError, match="method must be one of .* got 'nonsense'"):   # the Panel contract
+        other.apply_config({"method": "nonsense"})
     assert other.method.value == config["method"]
 
 
@@ -233,8 +234,10 @@ def test_switching_data_sets_shows_the_states_marks_and_lowers_k():
 
 
 def test_long_clustering_runs_in_background_with_progress(panel):
-    panel.background_cost = 0                                   # every clustering counts as long
+    panel.needs_compute = lambda units: True                    # every clustering counts as long
     panel.k.value = 11
+    assert "press Compute" in panel.status.message
+    panel.cluster_button.click()
     panel.wait(30)
     assert not panel.running and panel.clustering.k == 11
     assert np.all(panel.clustering.sizes >= 11) and not panel.status.is_error
@@ -299,8 +302,9 @@ def test_background_clustering_uses_the_shared_task_and_drops_a_moot_result(pane
         return real_mdav(*args, **kwargs)
 
     monkeypatch.setattr(module, "mdav", slow_mdav)
-    panel.background_cost = 0
+    panel.needs_compute = lambda units: True                    # every clustering counts as long
     panel.k.value = 12
+    panel.cluster_button.click()
     assert started.wait(10) and panel.running and panel.progress.layout.display is None
     monkeypatch.setattr(module, "mdav", real_mdav)
     panel.state.dataset = small_frame.iloc[:200].copy()       # a new data set while it runs
@@ -314,7 +318,7 @@ def test_the_cluster_table_and_the_worst_cluster_sentence_are_in_users_words(pan
     from tests.panels.readable import problems, table_texts
 
     panel.epsilon.value = 2.0
-    html = panel.table.value
+    html = panel.table_html.value
     assert problems(html) == []
     headers, cells = table_texts(html)
     assert "violates" in headers and set(cells) & {"yes", "no"}
@@ -378,3 +382,140 @@ def test_a_data_set_without_marks_is_said_in_words_and_the_switch_brings_adult()
     panel.switch_button.click()
     assert state.dataset_name == "UCI Adult" and state.sensitive == ["income"]
     assert panel.profile is not None and not panel.stale.stale and not panel.status.is_error
+
+
+# ---------------------------------------------------------------------- the Panel contract: figures, code, config
+def _numbers(text):
+    import re
+    return [float(x) for x in re.findall(r"(?<![\w.])\d+\.\d{3}(?!\d)", text)]
+
+
+@pytest.fixture(scope="module")
+def adult_panel():
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    state.epsilon = 2.0
+    return TClosenessPanel(state=state)
+
+
+def test_nothing_is_missing_from_the_contract(adult_panel):
+    assert adult_panel.missing_hooks() == []
+    assert [view.key for view in adult_panel.figures()] == ["ratios", "deniability", "distribution", "worst"]
+
+
+def test_the_ratio_figure_s_text_and_table_are_the_distances_drawn(adult_panel):
+    panel, profile = adult_panel, adult_panel.profile
+    table = panel.table("ratios")
+    drawn = panel.ratio_artists.violating.get_data().values.tolist() + panel.ratio_artists.ok.get_data().values.tolist()
+    finite = np.isfinite(table["distance"].to_numpy())
+    np.testing.assert_array_equal(table["distance"].to_numpy()[finite], np.array(drawn)[finite])
+    assert int(table["violates"].sum()) == panel.n_violating == 290
+    text = panel.describe("ratios")
+    assert f"of each of {profile.n_clusters:,} clusters" in text and f"{panel.n_violating:,} exceed t" in text
+    assert "86 at infinite distance" in text and "t = 2.718" in text
+
+
+def test_the_deniability_figure_s_text_and_table_are_the_entropies_drawn(adult_panel):
+    panel, profile = adult_panel, adult_panel.profile
+    table = panel.table("deniability")
+    np.testing.assert_array_equal(table["H(S|cluster) bits"].to_numpy(),
+                                  panel.deniability_artists.entropies.get_data().values)
+    text = panel.describe("deniability")
+    h = table["H(S|cluster) bits"]
+    assert _numbers(text)[:5] == pytest.approx([round(h.iloc[0], 3), round(h.iloc[-1], 3),
+                                                round(profile.conditional_entropy, 3), round(profile.data_entropy, 3),
+                                                round(profile.max_entropy, 3)], abs=5e-4)
+    assert profile.max_entropy == 1.0                                   # log2 r, r = 2 income values
+
+
+def test_the_selected_cluster_and_worst_cluster_texts_and_tables_are_the_bars_drawn(adult_panel):
+    panel = adult_panel
+    panel.selected.value = 5
+    table = panel.table("distribution")
+    np.testing.assert_array_equal(table.iloc[:, 1].to_numpy(),
+                                  [bar.get_height() for bar in panel.distribution_artists.cluster])
+    np.testing.assert_array_equal(table["whole data set"].to_numpy(),
+                                  [bar.get_height() for bar in panel.distribution_artists.data])
+    text = panel.describe("distribution")
+    assert "number 6 of 651" in text and all(f"{v:.3f}" in text for v in table.iloc[:, 1])
+    worst = panel.table("worst")
+    np.testing.assert_array_equal(worst["worst admissible cluster"].to_numpy(),
+                                  [bar.get_height() for bar in panel.worst_artists.distribution.cluster])
+    text = panel.describe("worst")
+    assert all(f"{v:.3f}" in text for v in worst["worst admissible cluster"]) and "t = exp(ε/2) = 2.718" in text
+    panel.worst_value.value = 1                                          # raise >50K: Example 3 on Adult
+    assert panel.table("worst")["worst admissible cluster"].iloc[1] == pytest.approx(0.24081 * math.e, abs=1e-4)
+    assert ">50K grows by the full factor" in panel.describe("worst")
+    panel.worst_value.value = -1
+    panel.selected.value = 0
+
+
+def test_the_ratio_description_gives_the_epsilon_the_closeness_level_certifies(panel):
+    from explorer.core.closeness import epsilon_for_closeness
+
+    panel.method.value = "t_close"
+    level = panel.profile.max_distance
+    assert math.isfinite(level)
+    assert f"ε = {epsilon_for_closeness(level):.3f}" in panel.describe("ratios")
+    assert f"ε = 2 ln d = {epsilon_for_closeness(level):.3f}" in panel.summary.value
+
+
+@pytest.mark.parametrize("method, distance", [("mdav", "ratio"), ("t_close", "emd"), ("group_by", "ratio")])
+def test_code_reproduces_the_view(tmp_path, monkeypatch, method, distance):
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    state.epsilon = 1.5
+    panel = TClosenessPanel(state=state, k=100)
+    if method == "group_by":
+        panel.quasi_identifiers.value = ("sex", "race")
+    panel.distance.value = distance
+    panel.method.value = method
+    panel.worst_value.value = 1
+    panel.selected.value = 3
+    assert not panel.status.is_error and panel.clustering.method.startswith(method.replace("t_close", "t_close_"))
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(panel.code(), namespace)
+    profile = namespace["profile"]
+    np.testing.assert_array_equal(profile.distances, panel.profile.distances)
+    assert namespace["count"].n_over == panel.n_violating
+    np.testing.assert_array_equal(namespace["worst"].distribution, panel.worst.distribution)
+    assert namespace["selected"] == panel._order[3]
+    assert (tmp_path / "t_closeness.png").exists()
+    assert "explorer.panels" not in panel.code() and "state" not in panel.code()
+
+
+def test_the_configuration_keeps_the_k_asked_for_and_sets_the_cluster_and_value_after_the_clustering():
+    from explorer.core.datasets import load_builtin
+
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    panel = TClosenessPanel(state=state)
+    state.dataset = load_builtin("Domingo-Ferrer and Muralidhar (2016) example")
+    assert panel.k.value == 5 and panel.config()["k"] == 50              # lowered for a while, asked for: 50
+    other = TClosenessPanel()                                            # a panel of its own: UCI Adult
+    other.apply_config({"binning": "quantile", "bins": 3, "method": "mdav", "k": 60, "selected": 10_000,
+                        "worst_value": 1})
+    assert other.k.value == 60 and other.config()["k"] == 60
+    assert other.selected.value == other.profile.n_clusters - 1          # beyond the last: the last
+    assert other.worst_value.value == 1 and other.config()["worst_value"] == 1
+    for bad, words in (({"selected": 1.5}, "selected must be a whole number, got 1.5"),
+                       ({"worst_value": "x"}, "worst_value must be a whole number, got 'x'"),
+                       ({"k": 0}, "k must be between 1 and 10,000,000, got 0")):
+        with pytest.raises(ConfigurationError, match=words):
+            other.apply_config(bad)
+    assert other.k.value == 60
+    other.apply_config({"quasi_identifiers": ["age"], "sensitive": "race", "k": 70})   # an older configuration
+    assert other.k.value == 70 and other.quasi_identifiers.value == tuple(other.state.quasi_identifiers)
+    assert other.sensitive.value == "income"                             # the marks are the state's
+
+
+def test_the_figures_say_in_words_when_there_is_no_clustering():
+    from explorer.core.datasets import load_builtin
+
+    state = AppState()
+    state.dataset = load_builtin("Synthetic normal (n=1000, m=3)")
+    panel = TClosenessPanel(state=state)
+    for index in range(4):
+        assert panel.describe(index).startswith("The figure shows no current clustering: This tab needs")
+        assert panel.table(index).empty

@@ -37,6 +37,8 @@ WHERE = {
     'SensitiveCodes': 'explorer.core.closeness.profile',
     'BINNINGS': 'explorer.core.closeness.profile',
     'encode_sensitive': 'explorer.core.closeness.profile',
+    'parse_edges': 'explorer.core.closeness.profile',
+    'check_sensitive_bins': 'explorer.core.closeness.profile',
     'ClosenessProfile': 'explorer.core.closeness.profile',
     'closeness_profile': 'explorer.core.closeness.profile',
     'ClustersOverT': 'explorer.core.closeness.profile',
@@ -47,6 +49,7 @@ WHERE = {
     'csv_safe': 'explorer.core.export',
     'MISSING_LABEL': 'explorer.core.closeness.profile',
     'encode_quasi_identifiers': 'explorer.core.closeness.microaggregation',
+    'k_for_records': 'explorer.core.closeness.microaggregation',
 }
 
 __all__ = [
@@ -65,6 +68,8 @@ __all__ = [
     'SensitiveCodes',
     'BINNINGS',
     'encode_sensitive',
+    'parse_edges',
+    'check_sensitive_bins',
     'ClosenessProfile',
     'closeness_profile',
     'ClustersOverT',
@@ -75,6 +80,7 @@ __all__ = [
     'csv_safe',
     'MISSING_LABEL',
     'encode_quasi_identifiers',
+    'k_for_records',
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, WHERE)

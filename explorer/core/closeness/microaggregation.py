@@ -34,6 +34,7 @@ __all__ = [
     "mdav",
     "group_by",
     "encode_quasi_identifiers",
+    "k_for_records",
 ]
 
 
@@ -386,6 +387,34 @@ def mdav(frame: pd.DataFrame, quasi_identifiers: Sequence[str], k: int, *, missi
     labels = np.full(len(frame), -1, dtype=np.intp)
     labels[keep] = mdav_labels(values, k, progress=progress)
     return Clustering(labels=labels, method="mdav", k=k, n_dropped=int((~keep).sum()), note=note)
+
+
+def k_for_records(k: int, n_records: int) -> int:
+    """The minimum cluster size to use on ``n_records`` records when ``k`` is asked for.
+
+    ``k`` itself when the records allow it; on fewer than ``k`` records, ``n_records // 4`` (at least 1), so that
+    a small data set still shows a few clusters (the explorer's t-closeness tab, which brings ``k`` back with a
+    larger data set).
+
+    Parameters
+    ----------
+    k : int
+        The minimum cluster size asked for, >= 1.
+    n_records : int
+        Records of the data set, >= 0.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> k_for_records(50, 32_561), k_for_records(50, 20), k_for_records(50, 3)
+    (50, 5, 1)
+    """
+    k = check_int(k, "k", minimum=1)
+    n_records = check_int(n_records, "n_records", minimum=0)
+    return k if k <= n_records else max(1, n_records // 4)
 
 
 def group_by(frame: pd.DataFrame, columns: Sequence[str]) -> Clustering:

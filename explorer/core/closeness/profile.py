@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from explorer._validation import as_float_array, check_epsilon, check_int, check_number
+from explorer._validation import as_float_array, check_epsilon, check_int, check_number, quote
 from explorer.core.closeness.distance import (_DISTANCE_FUNCTIONS, _check_distance, closeness_for_epsilon,
                                               ratio_distance)
 from explorer.core.deniability import entropy
@@ -39,6 +39,8 @@ __all__ = [
     "BINNINGS",
     "SensitiveCodes",
     "encode_sensitive",
+    "parse_edges",
+    "check_sensitive_bins",
     "ClosenessProfile",
     "closeness_profile",
     "ClustersOverT",
@@ -148,6 +150,88 @@ def encode_sensitive(frame: pd.DataFrame, sensitive: str, *, binning: str | None
         raise DatasetError(f"sensitive attribute {column!r} has no values")
     return SensitiveCodes(codes=codes, categories=tuple(categories),
                           n_dropped=n_missing if missing == "drop" else 0, note=note)
+
+
+def parse_edges(text: str) -> list[float]:
+    """Fixed bin edges typed as text: numbers separated by commas, semicolons or spaces.
+
+    Parameters
+    ----------
+    text : str
+        For example ``"0, 30, 60, 100"``; at most 200,000 characters.
+
+    Returns
+    -------
+    list of float
+        The numbers, in the order typed (:func:`encode_sensitive` checks that they increase).
+
+    Examples
+    --------
+    >>> parse_edges("0, 30; 60 1e2")
+    [0.0, 30.0, 60.0, 100.0]
+    >>> parse_edges("0, abc")
+    Traceback (most recent call last):
+    ...
+    explorer.errors.InvalidParameterError: edges must be numbers separated by commas, got '0, abc'
+    """
+    text = str(text).replace(";", ",").strip()
+    if len(text) > 200_000:
+        raise InvalidParameterError(f"edges must be at most 200,000 characters, got {len(text):,}")
+    if not text:
+        raise InvalidParameterError("edges must list at least two numbers for the fixed-edges binning, "
+                                    "e.g. 0, 30, 60, 100; got nothing")
+    try:
+        return [float(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise InvalidParameterError(f"edges must be numbers separated by commas, got {text[:60]!r}") from None
+
+
+def check_sensitive_bins(frame: pd.DataFrame, sensitive: str, binning: str | None, edges: Sequence[float] | None,
+                         max_bins: int) -> None:
+    """Refuse a sensitive attribute whose binning would make more than ``max_bins`` categories.
+
+    The work of a closeness profile (and of t-close merging) grows with the number of categories r, so a tab
+    bounds it before computing: a categorical attribute with more than ``max_bins`` values, a numeric one
+    binned ``"values"`` with as many distinct values, or fixed ``edges`` making more bins, are refused in
+    words.  Quantile bins (at most 100) and a column the frame lacks pass (:func:`encode_sensitive` says
+    what is wrong with them).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    sensitive : str
+        The sensitive column.
+    binning : {None, "values", "quantile", "edges"}
+        As in :func:`encode_sensitive`.
+    edges : sequence of float or None
+        The fixed edges of binning ``"edges"``.
+    max_bins : int
+        The most categories allowed.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_sensitive_bins(pd.DataFrame({"x": range(300)}), "x", "quantile", None, 200)
+    >>> check_sensitive_bins(pd.DataFrame({"s": [f"v{i}" for i in range(300)]}), "s", None, None, 200)
+    Traceback (most recent call last):
+    ...
+    explorer.errors.InvalidParameterError: the sensitive attribute 's' has 300 values; at most 200 are shown here
+    """
+    if sensitive not in frame.columns:
+        return
+    column = frame[sensitive]
+    if not _is_numeric(column):
+        if column.nunique() > max_bins:
+            raise InvalidParameterError(f"the sensitive attribute {quote(sensitive)} has "
+                                        f"{column.nunique():,} values; at most {max_bins} are shown here")
+        return
+    if binning == "values" and column.nunique() > max_bins:
+        raise InvalidParameterError(
+            f"binning 'each value' of {quote(sensitive)} would make {column.nunique():,} bins; at most "
+            f"{max_bins} are computed here: choose quantile bins or fixed edges")
+    if binning == "edges" and len(edges or []) - 1 > max_bins:
+        raise InvalidParameterError(f"edges would make {len(edges) - 1:,} bins of {quote(sensitive)}; "
+                                    f"at most {max_bins} are computed here")
 
 
 def _cut(series: pd.Series, edges: np.ndarray) -> pd.Series:
@@ -268,6 +352,32 @@ class ClosenessProfile:
     def max_distance(self) -> float:
         """The data set's closeness level: the largest cluster distance."""
         return float(self.distances.max())
+
+    @property
+    def max_entropy(self) -> float:
+        """The largest deniability a cluster can have: log2 r bits, r values equally likely (Eq. 4).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> p = closeness_profile(pd.DataFrame({"s": list("abcd")}), [0, 0, 1, 1], "s")
+        >>> p.max_entropy
+        2.0
+        """
+        return float(math.log2(len(self.categories)))
+
+    @property
+    def farthest_first(self) -> np.ndarray:
+        """Positions of the clusters sorted by decreasing distance (ties in cluster order): the table's order.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> p = closeness_profile(pd.DataFrame({"s": list("abab" "aaab" "abab")}), [0] * 4 + [1] * 4 + [2] * 4, "s")
+        >>> p.distances.round(3).tolist(), p.farthest_first.tolist()
+        ([1.2, 1.667, 1.2], [1, 0, 2])
+        """
+        return np.argsort(-self.distances, kind="stable")
 
     def violating(self, t: float | None = None) -> np.ndarray:
         """Mask of clusters farther than ``t`` (default: the profile's t) from the data set."""
@@ -599,7 +709,7 @@ def cluster_table(profile: ClosenessProfile) -> pd.DataFrame:
     """
     if not isinstance(profile, ClosenessProfile):
         raise ExplorerTypeError(f"profile must be a ClosenessProfile, got {type(profile).__name__}")
-    order = np.argsort(-profile.distances, kind="stable")
+    order = profile.farthest_first
     table = pd.DataFrame({
         "cluster": profile.cluster_ids[order],
         "size": profile.sizes[order],
