@@ -22,6 +22,7 @@ from explorer.core import deniability as den
 from explorer.core import rr
 from explorer.core.datasets import dataset_info
 from explorer.core.epsilon_meaning import attribute_codes
+from explorer.core.rr.estimation import code_frequencies
 from explorer.core.rr.simulation import MAX_SAMPLE, simulate_estimation
 from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
@@ -29,6 +30,7 @@ from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider
 from explorer.panels.figures import make_figure
 from explorer.panels.matrix_editor import INVALID_ROW_CSS, MatrixEditor
+from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
 from explorer.plotting import randomized_response as plots
 from explorer.state import EPSILON_MAX, AppState, check_shared_epsilon, shorten
@@ -52,6 +54,41 @@ FIGURES = {"matrix": "The randomized response matrix P = Pr(Y = v | X = u), the 
            "deniability": "Deniability H(X | Y = v) of each report against H(X)",
            "curve": "Deniability as ε grows, with the current ε marked",
            "estimates": "The true distribution and the four estimates of one simulated survey"}
+
+
+#: The snippet of :meth:`RandomizedResponsePanel.code`: the view ...
+CODE = """import numpy as np
+from matplotlib.figure import Figure
+
+from explorer.core.deniability import deniability_curve, read_matrix
+{imports}from explorer.core.rr.simulation import simulate_estimation
+from explorer.plotting.randomized_response import (plot_deniability, plot_deniability_curve, plot_estimates,
+                                                  plot_matrix, plot_posterior)
+{load}
+labels = {labels!r}
+matrix = {matrix}
+prior = np.array({prior!r})   # prior: {prior_name}
+reading = read_matrix(matrix, prior)
+curve = deniability_curve({r}, prior, np.linspace(0.0, {epsilon_max!r}, {points}))
+figure = Figure(figsize=(10, 6.6), layout="constrained")
+(ax_matrix, ax_posterior), (ax_deniability, ax_curve) = figure.subplots(2, 2)
+plot_matrix(ax_matrix, reading.matrix, epsilon=reading.epsilon, column=reading.column, labels=labels)
+plot_posterior(ax_posterior, reading.posterior, labels=labels)
+plot_deniability(ax_deniability, reading.entropies, reading.prior_entropy, reading.misinformative, labels=labels)
+plot_deniability_curve(ax_curve, curve.epsilons, curve.conditional_entropy, curve.min_entropy, curve.max_guessing,
+                       curve.prior_entropy, len(labels), current=reading.epsilon,
+                       current_entropy=reading.conditional_entropy)
+figure.savefig("randomized-response.png")
+"""
+#: ... and the simulated survey, when one is shown.
+SIMULATION_CODE = """
+# one simulated survey: randomize, estimate by the four methods
+sim = simulate_estimation(matrix, {n}, {run}, rng={seed})
+estimates = Figure(figsize=(10, 3), layout="constrained")
+plot_estimates(estimates.add_subplot(), {{"true": sim.true, **sim.estimates}},
+               {{method: sim.half_width for method in sim.estimates}}, labels=labels)
+estimates.savefig("estimates.png")
+"""
 
 
 def _parse_list(text: str) -> list[str]:
@@ -86,26 +123,6 @@ def _check_matrix_config(value: Any) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(float(entry) for entry in row) for row in value)
 
 
-def _layout_once(figure, key: tuple) -> None:
-    """Run the constrained layout only on the next full draw after a structural change.
-
-    The layout measures every text on every draw; after one draw it is switched off (:func:`_layout_done`) and
-    the axes stay where it put them, so later draws cost only the drawing.
-    """
-    if getattr(figure, "_explorer_layout_key", None) == key:
-        return
-    figure.set_layout_engine("constrained")
-    figure._explorer_layout_key = key
-    figure._explorer_layout_pending = True
-
-
-def _layout_done(event) -> None:
-    figure = event.canvas.figure
-    if getattr(figure, "_explorer_layout_pending", False):
-        figure._explorer_layout_pending = False
-        figure.set_layout_engine("none")
-
-
 class RandomizedResponsePanel(Panel):
     """Matrix designer, epsilon, posterior, deniability and frequency estimation, live.
 
@@ -130,7 +147,8 @@ class RandomizedResponsePanel(Panel):
 
     def __init__(self, state: AppState | None = None, *, n_categories: int = 3):
         super().__init__(state)
-        self.reading: den.MatrixReading | None = None   # the last valid view
+        self.reading: den.MatrixReading | None = None   # the last valid view, and the prior it was read with
+        self.prior: np.ndarray | None = None
         self.curve: den.DeniabilityCurve | None = None
         self.labels: list[str] = []
         self.simulation: dict[str, Any] | None = None  # drawn values; ["result"] is core's EstimationSimulation
@@ -201,7 +219,7 @@ class RandomizedResponsePanel(Panel):
         self.ax_estimates.set_axis_off()
         self.blitter = plots.BlitManager(self.figure)
         for figure in (self.figure, self.estimate_figure):
-            figure.canvas.mpl_connect("draw_event", _layout_done)
+            figure.canvas.mpl_connect("draw_event", plots.layout_done)
         self._static_key: tuple | None = None
         self._drawn_key: tuple | None = None        # (matrix, prior, labels) the figure shows
         self.n_skipped = 0                           # updates that changed nothing drawn (not redrawn)
@@ -276,11 +294,6 @@ class RandomizedResponsePanel(Panel):
         return None if self.reading is None else self.reading.matrix
 
     @property
-    def prior(self) -> np.ndarray | None:
-        """The prior of the view on screen."""
-        return None if self.reading is None else self.reading.prior
-
-    @property
     def results(self) -> dict[str, Any]:
         """The numbers on screen by name: the fields of :attr:`reading` and the ``curve``."""
         found = {f.name: getattr(self.reading, f.name) for f in fields(self.reading)} if self.reading else {}
@@ -306,6 +319,7 @@ class RandomizedResponsePanel(Panel):
         return r, labels, None
 
     def _prior(self, r: int, codes: np.ndarray | None) -> np.ndarray:
+        """The prior chosen: uniform, the data set's shares of the attribute, or the typed weights rescaled."""
         source = self.prior_source.value
         if source == "uniform":
             return np.full(r, 1.0 / r)
@@ -313,7 +327,7 @@ class RandomizedResponsePanel(Panel):
             if codes is None:
                 raise InvalidParameterError("prior 'from the data set' needs an attribute of the data set; "
                                             "choose one in Attribute")
-            return check_distribution(np.bincount(codes, minlength=r).astype(float), "prior", normalize=True)
+            return code_frequencies(codes, r)
         if source == "typed":
             text = self.prior_weights.value
             try:
@@ -357,7 +371,7 @@ class RandomizedResponsePanel(Panel):
         if self.curve is None or self._curve_key != (r, prior.tobytes()):
             # the curve does not move with ε: computed once per prior
             self.curve, self._curve_key = den.deniability_curve(r, prior, CURVE_EPSILONS), (r, prior.tobytes())
-        self.reading, self.labels = reading, labels
+        self.reading, self.prior, self.labels = reading, prior, labels
         self._draw(reading, labels)
         odds = "∞" if math.isinf(reading.odds_bound) else format_value(reading.odds_bound, digits=3)
         self.epsilon_label.value = (f"<span class='explorer-rr-epsilon-value'><b>"
@@ -401,7 +415,7 @@ class RandomizedResponsePanel(Panel):
         if key != self._static_key:
             self._static_key = key
             self.blitter.set_artists(moving)
-            _layout_once(self.figure, ("main", tuple(labels)))
+            plots.layout_once(self.figure, ("main", tuple(labels)))
             self.figure.canvas.draw_idle()
         else:
             self.blitter.update()
@@ -534,7 +548,7 @@ class RandomizedResponsePanel(Panel):
         if attribute != NO_ATTRIBUTE and self.state.dataset is not None:
             # the data set's own records (a random subsample of n when it is larger)
             records = self._categories()[2]
-        sim = simulate_estimation(self.reading.matrix, n, prior=self.reading.prior, records=records, rng=seed)
+        sim = simulate_estimation(self.reading.matrix, n, prior=self.prior, records=records, rng=seed)
         source = (f"{sim.n:,} records of {attribute}" if sim.from_records
                   else f"{sim.n:,} respondents drawn from the prior")
         values: dict[str, np.ndarray] = {"true": sim.true, **sim.estimates}
@@ -549,7 +563,7 @@ class RandomizedResponsePanel(Panel):
                                                          title=title)
         else:
             self.estimate_artists.update(values, errors, labels, title)
-        _layout_once(self.estimate_figure, ("estimates", tuple(labels)))
+        plots.layout_once(self.estimate_figure, ("estimates", tuple(labels)))
         self.estimate_figure.canvas.draw_idle()
         errors_text = "; ".join(f"{METHOD_LABELS.get(m, m)}: largest |error| {format_value(e, digits=3)}"
                                 for m, e in sim.max_abs_errors.items())
@@ -669,7 +683,8 @@ class RandomizedResponsePanel(Panel):
             flagged = [str(v) for v, flag in table["misinformative"].items() if flag]
             return ("Bar chart of the deniability H(X | Y = v) of each report, in bits: "
                     + ", ".join(f"{v} {'impossible' if np.isnan(h) else f'{h:.3f}'}" for v, h in heights.items())
-                    + f"; against H(X) = {res.prior_entropy:.3f} and log2 r = {math.log2(len(table)):.3f}. "
+                    + f"; against H(X) = {self.deniability_artists.prior_line.get_ydata()[0]:.3f} (dashed) and log2 r = "
+                    f"{self.deniability_artists.max_line.get_ydata()[0]:.3f} (dotted). "
                     + (f"Misinformative (hatched): {', '.join(flagged)}." if flagged else "No report is misinformative."))
         if key == "curve":
             first, last = table.iloc[0], table.iloc[-1]
@@ -694,75 +709,23 @@ class RandomizedResponsePanel(Panel):
 
     def code(self) -> str:
         """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view now."""
-        res = self.reading
-        r, design = len(self.labels), self.design.value
-        prior_name = {value: label for label, value in PRIOR_OPTIONS}[self.prior_source.value]
-        imports = {"read_matrix", "deniability_curve"}
-        rr_names = {"optimal": "optimal_matrix", "keep_or_uniform": "keep_or_uniform_matrix",
-                    "warner": "warner_matrix"}
-        if design == "optimal":
-            make = f"optimal_matrix({r}, {float(self.state.epsilon)!r})"
-        elif design == "keep_or_uniform":
-            make = f"keep_or_uniform_matrix({r}, {float(self.p.value)!r})"
-        elif design == "warner":
-            make = f"warner_matrix({float(self.p.value)!r})"
-        else:
-            make = f"np.array({res.matrix.tolist()!r})"
-        lines = ["import numpy as np", "from matplotlib.figure import Figure", ""]
-        if design in rr_names:
-            lines.append(f"from explorer.core.rr import {rr_names[design]}")
-        lines += [f"from explorer.core.deniability import {', '.join(sorted(imports))}",
-                  "from explorer.plotting.randomized_response import (plot_deniability, plot_deniability_curve, "
-                  "plot_estimates,", "                                                  plot_matrix, plot_posterior)"]
-        sim = self.simulation
-        if sim is not None and sim["from_records"]:
-            lines += self._load_records_code()
-        if sim is not None:
-            lines.insert(3, "from explorer.core.rr.simulation import simulate_estimation")
-        lines += ["",
-                  f"labels = {self.labels!r}",
-                  f"matrix = {make}",
-                  f"prior = np.array({res.prior.tolist()!r})   # prior: {prior_name}",
-                  "reading = read_matrix(matrix, prior)",
-                  f"curve = deniability_curve({r}, prior, np.linspace(0.0, {float(CURVE_EPSILONS[-1])!r}, "
-                  f"{CURVE_EPSILONS.size}))",
-                  "figure = Figure(figsize=(10, 6.6), layout=\"constrained\")",
-                  "(ax_matrix, ax_posterior), (ax_deniability, ax_curve) = figure.subplots(2, 2)",
-                  "plot_matrix(ax_matrix, reading.matrix, epsilon=reading.epsilon, column=reading.column, "
-                  "labels=labels)",
-                  "plot_posterior(ax_posterior, reading.posterior, labels=labels)",
-                  "plot_deniability(ax_deniability, reading.entropies, reading.prior_entropy, "
-                  "reading.misinformative, labels=labels)",
-                  "plot_deniability_curve(ax_curve, curve.epsilons, curve.conditional_entropy, curve.min_entropy,",
-                  "                       curve.max_guessing, curve.prior_entropy, len(labels), "
-                  "current=reading.epsilon,",
-                  "                       current_entropy=reading.conditional_entropy)",
-                  "figure.savefig(\"randomized-response.png\")"]
-        if sim is not None:
-            run = "records=codes" if sim["from_records"] else "prior=prior"
-            lines += ["",
-                      "# one simulated survey: randomize, estimate by the four methods",
-                      f"sim = simulate_estimation(matrix, {sim['n_samples']}, {run}, rng={sim['seed']})",
-                      "estimates = Figure(figsize=(10, 3), layout=\"constrained\")",
-                      "plot_estimates(estimates.add_subplot(), {\"true\": sim.true, **sim.estimates},",
-                      "               {method: sim.half_width for method in sim.estimates}, labels=labels)",
-                      "estimates.savefig(\"estimates.png\")"]
-        return "\n".join(lines) + "\n"
-
-    def _load_records_code(self) -> list[str]:
-        """The lines that load the data set's records of the attribute (``codes``), as the tab does."""
-        from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES
-        from explorer.state import UPLOAD_PREFIX
-
-        dataset = self.state.dataset_name
-        if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:
-            loader, load = "load_builtin", f"frame = load_builtin({dataset!r})"
-        elif dataset.startswith(UPLOAD_PREFIX):
-            loader = "load_csv"
-            load = f"frame = load_csv({dataset[len(UPLOAD_PREFIX):]!r})   # the file uploaded in the Data tab"
-        else:
-            loader, load = "load_csv", 'frame = load_csv("data.csv")   # the data set given to the app'
-        return [f"from explorer.core.datasets import {loader}",
-                "from explorer.core.epsilon_meaning import attribute_codes", "",
-                load,
-                f"_, codes = attribute_codes(frame, {self.attribute.value!r}, max_categories={MAX_CATEGORIES})"]
+        design, r, sim = self.design.value, len(self.labels), self.simulation
+        matrix = {"optimal": f"optimal_matrix({r}, {float(self.state.epsilon)!r})",
+                  "keep_or_uniform": f"keep_or_uniform_matrix({r}, {float(self.p.value)!r})",
+                  "warner": f"warner_matrix({float(self.p.value)!r})"}.get(design)
+        imports = f"from explorer.core.rr import {matrix.split('(')[0]}\n" if matrix else ""
+        records = sim is not None and sim["from_records"]
+        if records:
+            load, loader = dataset_load_code(self.state)
+            imports += f"{loader}\nfrom explorer.core.epsilon_meaning import attribute_codes\n"
+            load += (f"\n_, codes = attribute_codes(frame, {self.attribute.value!r}, "
+                     f"max_categories={MAX_CATEGORIES})\n")
+        code = CODE.format(
+            imports=imports, load=load if records else "", labels=self.labels, prior=self.prior.tolist(),
+            matrix=matrix or f"np.array({self.reading.matrix.tolist()!r})", r=r,
+            prior_name={value: label for label, value in PRIOR_OPTIONS}[self.prior_source.value],
+            epsilon_max=float(CURVE_EPSILONS[-1]), points=CURVE_EPSILONS.size)
+        if sim is None:
+            return code
+        return code + SIMULATION_CODE.format(n=sim["n_samples"], run="records=codes" if records else "prior=prior",
+                                             seed=sim["seed"])

@@ -664,7 +664,7 @@ def _run(code):
     return namespace
 
 
-@pytest.mark.parametrize("setup", ["optimal", "keep_or_uniform", "warner", "custom", "typed prior"])
+@pytest.mark.parametrize("setup", ["optimal", "keep_or_uniform", "warner", "custom", "typed prior", "ten categories"])
 def test_code_reproduces_the_view(panel, setup, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     if setup == "keep_or_uniform":
@@ -674,6 +674,8 @@ def test_code_reproduces_the_view(panel, setup, tmp_path, monkeypatch):
         panel.design.value, panel.p.value = "warner", 0.8
     elif setup == "custom":
         panel.apply_preset(PRESET_EXAMPLE1)
+    elif setup == "ten categories":             # 10 x 0.1 does not sum to 1: the prior is passed as the tab does
+        panel.n_categories.value = 10
     elif setup == "typed prior":
         panel.epsilon.value = 2.5
         panel.category_labels.value = "a, b, c"
