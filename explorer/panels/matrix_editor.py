@@ -6,14 +6,17 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import ipywidgets as widgets
 import numpy as np
 
 from explorer.core.rr import row_check
+from explorer.errors import ConfigurationError
 from explorer.panels._format import format_value
 from explorer.panels.figures import close_tree
+from explorer.state import shorten
 
 __all__ = ["MatrixEditor", "INVALID_ROW_CSS"]
 
@@ -57,6 +60,25 @@ class MatrixEditor(widgets.VBox):
     @value.setter
     def value(self, matrix: Any) -> None:
         self.set_matrix(matrix)
+
+    @staticmethod
+    def check_value(key: str, value: Any, *, sizes: tuple[int, int]) -> tuple[tuple[float, ...], ...]:
+        """A configuration's matrix for the editor: a square list of ``sizes[0]`` to ``sizes[1]`` rows of finite
+        numbers (whether it is an RR matrix is checked where it is used); refused in words naming ``key``.
+
+        Examples
+        --------
+        >>> MatrixEditor.check_value("matrix", [[1, 0], [0.5, 0.5]], sizes=(2, 12))
+        ((1.0, 0.0), (0.5, 0.5))
+        """
+        if not isinstance(value, (list, tuple)) or not all(isinstance(row, (list, tuple)) for row in value):
+            raise ConfigurationError(f"{key} must be a list of rows, got {shorten(value)}")
+        if not sizes[0] <= len(value) <= sizes[1] or any(len(row) != len(value) for row in value):
+            raise ConfigurationError(f"{key} must be square with {sizes[0]} to {sizes[1]} rows, got {shorten(value)}")
+        for entry in (entry for row in value for entry in row):
+            if isinstance(entry, bool) or not isinstance(entry, (int, float)) or not math.isfinite(entry):
+                raise ConfigurationError(f"{key} entries must be finite numbers, got {shorten(entry)}")
+        return tuple(tuple(float(entry) for entry in row) for row in value)
 
     def values(self) -> np.ndarray:
         """The matrix as typed, as a float array."""

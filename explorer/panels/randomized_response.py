@@ -33,7 +33,7 @@ from explorer.panels.matrix_editor import INVALID_ROW_CSS, MatrixEditor
 from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
 from explorer.plotting import randomized_response as plots
-from explorer.state import EPSILON_MAX, AppState, check_shared_epsilon, shorten
+from explorer.state import EPSILON_MAX, AppState, check_shared_epsilon
 
 __all__ = ["RandomizedResponsePanel"]
 
@@ -107,20 +107,6 @@ def _non_negative(key: str):
             raise ConfigurationError(f"{key} must be >= 0, got {value}")
         return value
     return check
-
-
-def _check_matrix_config(value: Any) -> tuple[tuple[float, ...], ...]:
-    """A configuration's custom matrix: a square list of 2 to 12 rows of numbers (checked as a matrix later)."""
-    if not isinstance(value, (list, tuple)) or not all(isinstance(row, (list, tuple)) for row in value):
-        raise ConfigurationError(f"matrix must be a list of rows, got {shorten(value)}")
-    if not MIN_CATEGORIES <= len(value) <= MAX_CATEGORIES or any(len(row) != len(value) for row in value):
-        raise ConfigurationError(f"matrix must be square with {MIN_CATEGORIES} to {MAX_CATEGORIES} rows, "
-                                 f"got {shorten(value)}")
-    for row in value:
-        for entry in row:
-            if isinstance(entry, bool) or not isinstance(entry, (int, float)) or not math.isfinite(entry):
-                raise ConfigurationError(f"matrix entries must be finite numbers, got {shorten(entry)}")
-    return tuple(tuple(float(entry) for entry in row) for row in value)
 
 
 class RandomizedResponsePanel(Panel):
@@ -631,7 +617,8 @@ class RandomizedResponsePanel(Panel):
         if not isinstance(config, dict) or "matrix" not in config:
             return super().check_config(config)
         checked = super().check_config({key: value for key, value in config.items() if key != "matrix"})
-        checked["matrix"] = _check_matrix_config(config["matrix"])
+        checked["matrix"] = MatrixEditor.check_value("matrix", config["matrix"],
+                                                     sizes=(MIN_CATEGORIES, MAX_CATEGORIES))
         return checked
 
     # ================================================================== the figures in words and numbers
