@@ -178,7 +178,7 @@ def bench_dominance(quick: bool) -> None:
 
     module.THROUGHPUT = Throughput(1e-6)
     panel = module.DominancePanel(state=_adult_state())     # the app's opening view: a 5,000-record sample
-    panel.background_seconds = 0.0               # every change waits for Compute, so that its estimate is shown
+    panel.needs_compute = lambda units: True     # every change waits for Compute, so that its estimate is shown
     two = [("additive_noise", 0.5), ("rank_swapping", 0.1)]
     four = two + [("univariate_microaggregation", 5.0), ("multivariate_microaggregation", 5.0)]
     cases = [(10_000, two), (20_000, two), (0, two), (0, [("rank_swapping", 0.5), ("additive_noise", 0.5)]),

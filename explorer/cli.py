@@ -3,6 +3,7 @@
     privacy-explorer [--port 8866] [--host 127.0.0.1] [--no-browser] [--preheat] [--notebooks]
     privacy-explorer --demo [--max-kernels N] [--pool N] [--no-browser]
     privacy-explorer experiment mdrr-table1 --runs N --out results.csv
+    privacy-explorer --binder-link
 
 Every server runs the hardened Voilà of :mod:`explorer.demo`: client websocket frames
 are checked before they are read, no traceback text is sent to a page, closing a
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from explorer.core.datasets import DEFAULT_MAX_BYTES
 
-__all__ = ["main", "notebooks_dir", "voila_config", "DEFAULT_PORT"]
+__all__ = ["main", "notebooks_dir", "voila_config", "binder_link", "repository_url", "DEFAULT_PORT"]
 
 DEFAULT_PORT = 8866
 #: Kernel culling (seconds): every CULL_INTERVAL, kernels idle for CULL_IDLE_TIMEOUT, and kernels
@@ -53,6 +54,43 @@ def notebooks_dir() -> Path:
         if (candidate / "app.ipynb").is_file():
             return candidate
     raise FileNotFoundError("the explorer's notebooks were not found next to the package; reinstall it")
+
+
+def repository_url() -> str:
+    """The repository's address: ``[project.urls] Repository`` of the package's metadata (``pyproject.toml``)."""
+    from importlib import metadata
+
+    try:
+        urls = metadata.metadata("privacy-explorer").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        urls = []
+    for item in urls:
+        label, _, url = item.partition(",")
+        if label.strip().lower() == "repository":
+            return url.strip()
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"     # a checkout that is not installed
+    if pyproject.is_file():
+        import re
+
+        found = re.search(r'^Repository\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
+        if found:
+            return found.group(1)
+    raise FileNotFoundError("the repository's address is not in the package's metadata; reinstall it")
+
+
+def binder_link(repository: str | None = None) -> str:
+    """The Binder link that opens the app itself from the repository (a GitHub address).
+
+    Examples
+    --------
+    >>> binder_link("https://github.com/someone/explorer")
+    'https://mybinder.org/v2/gh/someone/explorer/HEAD?urlpath=voila%2Frender%2Fnotebooks%2Fapp.ipynb'
+    """
+    url = (repository or repository_url()).rstrip("/")
+    prefix = "https://github.com/"
+    if not url.startswith(prefix) or url.count("/") != 4:
+        raise ValueError(f"repository must be a GitHub address https://github.com/OWNER/NAME, got {url!r}")
+    return f"https://mybinder.org/v2/gh/{url[len(prefix):]}/HEAD?urlpath=voila%2Frender%2Fnotebooks%2Fapp.ipynb"
 
 
 def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_browser: bool = True,
@@ -133,6 +171,8 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"preheated kernels kept ready (default {DEMO_POOL_SIZE} with --demo)")
     parser.add_argument("--notebooks", action="store_true",
                         help="serve the folder of teaching notebooks instead of the app alone")
+    parser.add_argument("--binder-link", action="store_true",
+                        help="print the Binder link that opens the app from the repository, and exit")
     return parser
 
 
@@ -146,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return int(experiment_cli(argv[1:]) or 0)
     args = _parser().parse_args(argv)
+    if args.binder_link:
+        print(binder_link())
+        return 0
     if not 0 < args.port < 65536:
         print(f"privacy-explorer: --port must be between 1 and 65535, got {args.port}", file=sys.stderr)
         return 2

@@ -397,6 +397,7 @@ def lessons() -> tuple[Lesson, ...]:
                    f"set, the red ones are not. The Example 3 view shows the worst cluster ε = 2 admits: the share "
                    f"of “>50K” rises from {f(n['income_share'], 4)} to {f(n['income_raised'], 4)}, so knowing the "
                    f"cluster makes a high income the intruder's best guess."),
+            dataset="UCI Adult",
             controls=(("sensitive", "income"), ("distance", "ratio"), ("epsilon", 2.0), ("worst_value", 1))),
     )
 
@@ -433,7 +434,8 @@ def lessons() -> tuple[Lesson, ...]:
             shows=("The 20-record running example masked with much stronger additive noise (standard deviation "
                    "equal to each attribute's): in the values plot Y is far from X, yet Z sits on X's own values; "
                    "the rank-displacement plot shows how far each record was moved."),
-            controls=(("source", "004"), ("method", "additive_noise"), ("parameter", 1.0), ("seed", 1))),
+            dataset="Domingo-Ferrer and Muralidhar (2016) example",
+            controls=(("method", "additive_noise"), ("parameter", 1.0), ("seed", 1))),
     )
 
     intruder = Lesson(
@@ -474,7 +476,7 @@ def lessons() -> tuple[Lesson, ...]:
                    "records', and the verdict says the intruder can trust his links. Raise the parameter to 1 and "
                    "watch the linkage become deniable."),
             dataset="Synthetic normal (n=1000, m=3)",
-            controls=(("source", "shared"), ("method", "additive_noise"), ("parameter", 0.02))),
+            controls=(("method", "additive_noise"), ("parameter", 0.02))),
     )
 
     dominance = Lesson(

@@ -17,8 +17,20 @@ Decisions
 * Column roles are the dtypes of the state's frame (``numeric``: a number dtype,
   ``categorical``: an unordered category, ``ordinal``: an ordered category) and
   :meth:`AppState.roles` reads them; nothing is kept in ``DataFrame.attrs``
-  (the state strips it).  The data set's description (name, source, licence)
-  is :attr:`AppState.info`.
+  (the state strips it).  The data set's description (name, source, licence,
+  default marks, printed masked version) is :attr:`AppState.info`.
+* The marks (quasi-identifiers, sensitive attributes) live here and nowhere
+  else.  Choosing a data set puts its default marks (its description's, e.g.
+  UCI Adult's quasi-identifiers age, education-num, hours-per-week, sex and
+  sensitive income) into the state, so the configuration holds them; a data
+  set without default marks (an upload) keeps the marks on the columns it has;
+  a configuration being loaded sets its own instead.
+* The papers' running examples are data sets like any other, each under one
+  name (:data:`explorer.core.datasets.DM_EXAMPLE`,
+  :data:`~explorer.core.datasets.RUIZ_EXAMPLE`), their printed masked version
+  attached (:meth:`AppState.masked_version`).  Older names (``"004"``,
+  ``"ruiz"``, ``"004 running example"``, ...) are accepted on input and mapped
+  to that name (:data:`explorer.core.datasets.LEGACY_NAMES`).
 * The configuration is the state written out, each parameter once (see
   :meth:`AppState.to_config`); loading checks everything before it changes
   anything, so a refused configuration leaves the state as it was.
@@ -115,6 +127,18 @@ def _as_role(frame: pd.DataFrame, column: str, role: str) -> pd.Series:
     return pd.Series(pd.Categorical(series, ordered=ordered), index=series.index, name=series.name)
 
 
+#: Tab parameters of earlier releases that are now the state's: a tab's own data source (its data set is the
+#: state's).  Configurations that hold them still load; the keys are dropped.
+LEGACY_TAB_KEYS = {"Permutation": ("source",)}
+
+
+def _without_legacy_keys(title: Any, params: Any) -> Any:
+    if not isinstance(params, dict):
+        return params
+    dropped = LEGACY_TAB_KEYS.get(title, ())
+    return {k: v for k, v in params.items() if k not in dropped}
+
+
 class _Epsilon(traitlets.TraitType):
     """A trait holding the shared epsilon: every value goes through :func:`check_shared_epsilon`."""
 
@@ -183,7 +207,18 @@ class AppState(traitlets.HasTraits):
         for column in clean.columns:
             clean[column] = _as_role(clean, column, info.role(str(column)))
         self.info = info
+        if info.quasi_identifiers or info.sensitive:       # a loader's frame: its default marks follow it
+            self._default_marks = (list(info.quasi_identifiers), [c for c in info.sensitive
+                                                                  if c not in info.quasi_identifiers])
         return clean
+
+    @traitlets.observe("dataset")
+    def _apply_default_marks(self, change: Any) -> None:
+        """A loader's frame set directly (``state.dataset = adult()``) brings its default marks, as a choice by
+        name does (this observer runs before the tabs')."""
+        marks, self._default_marks = getattr(self, "_default_marks", None), None
+        if marks is not None:
+            self.set_marks(*marks)
 
     @traitlets.validate("quasi_identifiers", "sensitive")
     def _valid_columns(self, proposal: Any) -> list[str]:
@@ -224,10 +259,15 @@ class AppState(traitlets.HasTraits):
         return label
 
     def select_dataset(self, name: str) -> None:
-        """Make ``name`` the data set of every tab (marks on columns it lacks are dropped)."""
+        """Make ``name`` the data set of every tab; the marks become the data set's default marks (if it has
+        none, the marks on columns it has stay).
+
+        ``name`` is a name of :meth:`dataset_names` or an older name of a built-in
+        (:data:`explorer.core.datasets.LEGACY_NAMES`), which is mapped to its one name.
+        """
         if not isinstance(name, str):
             raise DatasetError(f"dataset must be a name, got {shorten(name)}")
-        name = datasets.LEGACY_NAMES.get(name, name)
+        name = datasets.canonical_name(name)
         if name in self.uploads:
             frame = self.uploads[name]
         elif name in datasets.BUILTIN_DATASETS:
@@ -254,14 +294,33 @@ class AppState(traitlets.HasTraits):
             role = info.role(str(column))
             clean[column] = _as_role(clean, column, role)
         columns = set(map(str, clean.columns))
-        qi = [c for c in self.quasi_identifiers if c in columns]
-        sensitive = [c for c in self.sensitive if c in columns]
+        if info.quasi_identifiers or info.sensitive:        # the data set's default marks
+            qi = [c for c in info.quasi_identifiers if c in columns]
+            sensitive = [c for c in info.sensitive if c in columns and c not in qi]
+        else:                                               # none: the marks on columns it has stay
+            qi = [c for c in self.quasi_identifiers if c in columns]
+            sensitive = [c for c in self.sensitive if c in columns]
         with self.hold_trait_notifications():
             self.set_trait("quasi_identifiers", qi)
             self.set_trait("sensitive", sensitive)
             self.dataset_name = name
             self.info = info
             self.dataset = clean
+
+    def masked_version(self) -> pd.DataFrame | None:
+        """The printed masked version of the data set's original columns (a paper's running example), named
+        like the original columns; None when the data set has none.
+
+        Examples
+        --------
+        >>> state = AppState()
+        >>> state.select_dataset("Ruiz (2018) example")
+        >>> state.masked_version().columns.tolist()
+        ['X1', 'X2', 'X3']
+        """
+        if self.dataset is None or self.info is None:
+            return None
+        return self.info.masked_frame(self.dataset)
 
     def roles(self) -> dict[str, str]:
         """``{column: role}`` of the data set, read from its dtypes."""
@@ -336,8 +395,8 @@ class AppState(traitlets.HasTraits):
                 raise ConfigurationError(f"configuration 'data' must be an object, got {shorten(data)}")
             panels = config.get("panels", {})
             config = {"explorer": config.get("explorer", __version__), "dataset": data.get("dataset"),
-                      "roles": data.get("roles", {}), "quasi_identifiers": data.get("quasi_identifiers", []),
-                      "sensitive": data.get("sensitive", []),
+                      "roles": data.get("roles", {}),
+                      **{key: data[key] for key in ("quasi_identifiers", "sensitive") if key in data},
                       **({"epsilon": config["epsilon"]} if "epsilon" in config else {}),
                       "tabs": {k: {n: x for n, x in v.items() if n != "epsilon"} if isinstance(v, dict) else v
                                for k, v in (panels.items() if isinstance(panels, dict) else [])}}
@@ -350,6 +409,10 @@ class AppState(traitlets.HasTraits):
             if key in config and not isinstance(config[key], kind):
                 raise ConfigurationError(f"configuration '{key}' must be a JSON {'object' if kind is dict else 'list'}"
                                          f", got {shorten(config[key])}")
+        config = dict(config)
+        config["dataset"] = datasets.canonical_name(config["dataset"])
+        if "tabs" in config:
+            config["tabs"] = {title: _without_legacy_keys(title, params) for title, params in config["tabs"].items()}
         return config
 
     def load_config(self, config: Any) -> None:
@@ -361,7 +424,8 @@ class AppState(traitlets.HasTraits):
             trial.uploads = self.uploads
             trial.select_dataset(config["dataset"])
             trial.set_roles(dict(config.get("roles", {})))
-            trial.set_marks(config.get("quasi_identifiers", []), config.get("sensitive", []))
+            if "quasi_identifiers" in config or "sensitive" in config:     # else the data set's default marks
+                trial.set_marks(config.get("quasi_identifiers", []), config.get("sensitive", []))
             trial.tab_params = dict(config.get("tabs", {}))
         except ExplorerError as error:
             raise ConfigurationError(f"configuration not applied: {error}") from None

@@ -163,7 +163,7 @@ def test_every_tab_reads_the_data_set_of_the_data_tab():
     app = _app("Permutation", "Multi-attribute RR")
     perm, mdrr = app.panels["Permutation"], app.panels["Multi-attribute RR"]
     assert mdrr.source.value == "Shared data set" and mdrr.data.n_records == 32_561
-    perm.source.value = "shared"
+    assert perm.analysis.X.shape[0] == 5000 and "UCI Adult" in perm.caption.value    # no source of its own
     app.panels["Data"].dataset.value = "Synthetic normal (n=1000, m=3)"
     assert perm.analysis.X.shape[0] == 1000
     assert mdrr.status.is_error and "has no categorical attributes" in mdrr.status.message
@@ -259,3 +259,30 @@ def test_tabs_write_their_own_parameters_into_the_state():
     app.panels["Permutation"].seed.value = 5
     assert app.state.tab_params["Permutation"]["seed"] == 5
     assert all("epsilon" not in params for params in app.state.tab_params.values())
+
+
+def test_the_exported_configuration_holds_the_marks_the_t_closeness_tab_shows():
+    # issue 22: after choosing UCI Adult the tab showed marks that the state and the export did not hold
+    app = _app("t-closeness")
+    tc = app.panels["t-closeness"]
+    app.panels["Data"].dataset.value = "Ruiz (2018) example"
+    app.panels["Data"].dataset.value = "UCI Adult"
+    config = app.export_config()
+    assert config["quasi_identifiers"] == list(tc.quasi_identifiers.value) == \
+        ["age", "education-num", "hours-per-week", "sex"]
+    assert config["sensitive"] == [tc.sensitive.value] == ["income"]
+    assert app.panels["Data"].quasi_identifier["sex"].value and app.panels["Data"].sensitive["income"].value
+
+
+def test_a_page_address_with_an_old_name_and_a_tab_source_loads_under_the_one_name():
+    import base64
+    app = _app("Permutation")
+    old = {"dataset": "002 running example", "epsilon": 1.5, "tabs": {"Permutation": {"source": "004", "seed": 2}}}
+    query = base64.urlsafe_b64encode(json.dumps(old).encode()).decode().rstrip("=")
+    app.load_query_string(f"config={query}")
+    assert app.state.dataset_name == "Ruiz (2018) example"
+    assert app.panels["Data"].dataset.value == "Ruiz (2018) example"
+    perm = app.panels["Permutation"]
+    assert perm.analysis.X.shape == (5, 3) and perm.method.value == "paper" and perm.seed.value == 2
+    assert "source" not in app.export_config()["tabs"].get("Permutation", {})
+    assert all(name not in app.panels["Data"].dataset.options for name in ("004", "002", "ruiz"))

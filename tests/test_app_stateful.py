@@ -135,9 +135,13 @@ class AppMachine(RuleBasedStateMachine):
     def t_closeness_k(self, k):
         self.app.panels["t-closeness"].k.set_state({"value": k})
 
-    @rule(source=st.sampled_from(["004", "002", "shared"]))
-    def permutation_source(self, source):
-        self.app.panels["Permutation"].source.value = source
+    @rule()
+    def permutation_switch(self):
+        self.app.panels["Permutation"].switch_button.click()     # shown only when needed; a click always works
+
+    @rule()
+    def t_closeness_switch(self):
+        self.app.panels["t-closeness"].switch_button.click()
 
     @rule(t_d=st.floats(min_value=0.0, max_value=1.0, allow_nan=False))
     def mdrr_t_d(self, t_d):
@@ -176,8 +180,13 @@ class AppMachine(RuleBasedStateMachine):
     @invariant()
     def tabs_read_the_state_data_set(self):
         perm = self.app.panels["Permutation"]
-        if perm.source.value == "shared" and perm.X is not None and not perm.status.is_error:
+        if perm.X is not None and not perm.status.is_error:
             assert set(perm.X.columns) <= set(self.app.state.dataset.columns)
+            assert self.app.state.dataset_name in perm.data_name.value
+        tc = self.app.panels["t-closeness"]
+        state = self.app.state
+        assert tc.quasi_identifiers.value == tuple(c for c in state.quasi_identifiers
+                                                   if c in tc.quasi_identifiers.options)     # one home of marks
 
     @invariant()
     def multi_attribute_rr_reads_the_state(self):

@@ -147,3 +147,75 @@ def test_configurations_naming_the_examples_by_their_old_names_still_load():
     state.select_dataset("004 running example")
     assert state.dataset_name == "Domingo-Ferrer and Muralidhar (2016) example"
     assert len(state.dataset) == 20
+
+
+# ------------------------------------------------------------------ issue 22: the state owns every shared value
+def test_each_paper_example_has_one_name_and_its_printed_masked_version():
+    state = AppState()
+    for name, n_records in (("Domingo-Ferrer and Muralidhar (2016) example", 20), ("Ruiz (2018) example", 5)):
+        state.select_dataset(name)
+        assert state.dataset_name == name and state.info.name == name           # one name, everywhere
+        masked = state.masked_version()
+        assert masked.shape == (n_records, 3) and masked.columns.tolist() == ["X1", "X2", "X3"]
+        pd.testing.assert_frame_equal(masked, state.dataset[["Y1", "Y2", "Y3"]].set_axis(["X1", "X2", "X3"], axis=1))
+    state.select_dataset("UCI Adult")
+    assert state.masked_version() is None
+
+
+@pytest.mark.parametrize("old, name", [
+    ("004", "Domingo-Ferrer and Muralidhar (2016) example"), ("dm", "Domingo-Ferrer and Muralidhar (2016) example"),
+    ("004 running example", "Domingo-Ferrer and Muralidhar (2016) example"),
+    ("002", "Ruiz (2018) example"), ("ruiz", "Ruiz (2018) example"), ("002 running example", "Ruiz (2018) example"),
+    ("Running example of Ruiz (2018), Table 1", "Ruiz (2018) example")])
+def test_old_names_are_accepted_on_input_and_only_the_one_name_is_shown(old, name):
+    state = AppState()
+    state.select_dataset(old)
+    assert state.dataset_name == name and state.to_config()["dataset"] == name
+    other = AppState()
+    other.load_config({"dataset": old, "epsilon": 1.5})                       # a configuration, a page address
+    assert other.dataset_name == name and name in other.dataset_names() and old not in other.dataset_names()
+
+
+def test_choosing_a_data_set_puts_its_default_marks_in_the_state_and_the_configuration():
+    state = AppState()
+    state.select_dataset("Ruiz (2018) example")
+    assert state.quasi_identifiers == [] and state.sensitive == []
+    state.select_dataset("UCI Adult")
+    marks = (["age", "education-num", "hours-per-week", "sex"], ["income"])
+    assert (state.quasi_identifiers, state.sensitive) == marks
+    config = state.to_config()
+    assert (config["quasi_identifiers"], config["sensitive"]) == marks
+    direct = AppState()
+    direct.dataset = datasets.adult()                                       # a notebook's frame: the same marks
+    assert (direct.quasi_identifiers, direct.sensitive) == marks
+
+
+def test_a_configuration_sets_its_own_marks_over_the_defaults():
+    state = AppState()
+    state.load_config({"dataset": "UCI Adult", "quasi_identifiers": ["age"], "sensitive": ["race"]})
+    assert state.quasi_identifiers == ["age"] and state.sensitive == ["race"]
+    state.load_config({"dataset": "UCI Adult", "quasi_identifiers": [], "sensitive": []})
+    assert state.quasi_identifiers == [] and state.sensitive == []          # none, as the configuration says
+    state.load_config({"dataset": "UCI Adult"})                             # no marks given: the data set's
+    assert state.sensitive == ["income"]
+
+
+def test_an_old_configuration_with_a_tab_level_source_still_loads():
+    state = AppState()
+    state.load_config({"explorer": "0.9", "dataset": "UCI Adult", "roles": {}, "quasi_identifiers": ["age"],
+                       "sensitive": ["income"], "epsilon": 2.0,
+                       "tabs": {"Permutation": {"source": "004", "seed": 4, "method": "paper"}}})
+    assert state.dataset_name == "UCI Adult" and state.tab_params == {"Permutation": {"seed": 4, "method": "paper"}}
+    old_form = AppState()
+    old_form.load_config({"data": {"dataset": "004 running example"}, "panels": {"Permutation": {"source": "002"}}})
+    assert old_form.dataset_name == "Domingo-Ferrer and Muralidhar (2016) example"
+    assert old_form.tab_params == {"Permutation": {}}
+
+
+def test_a_refused_configuration_with_marks_changes_nothing():
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    before = state.to_config()
+    with pytest.raises(ConfigurationError, match="quasi_identifiers must be columns of"):
+        state.load_config({"dataset": "Ruiz (2018) example", "quasi_identifiers": ["age"], "epsilon": 3.0})
+    assert state.to_config() == before

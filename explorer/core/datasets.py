@@ -41,10 +41,15 @@ __all__ = [
     "adult6",
     "ADULT_NUMERIC",
     "ADULT_CATEGORICAL",
+    "ADULT_QUASI_IDENTIFIERS",
+    "ADULT_SENSITIVE",
     "synthetic_normal",
     "load_csv",
     "BUILTIN_DATASETS",
     "LEGACY_NAMES",
+    "DM_EXAMPLE",
+    "RUIZ_EXAMPLE",
+    "canonical_name",
     "load_builtin",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_ROWS",
@@ -66,6 +71,11 @@ class DatasetInfo:
     ``ordinal`` columns are categorical columns whose category order is meaningful
     (they can be ranked); ``groups`` names blocks of columns, e.g. the original
     (X), masked (Y) and reverse-mapped (Z) attributes of a paper example.
+
+    ``quasi_identifiers`` and ``sensitive`` are the data set's default marks (the
+    app's state takes them when the data set is chosen); ``masked`` maps each
+    original column to the column of its printed masked version, for the papers'
+    running examples (:meth:`masked_frame` reads it).
     """
 
     name: str
@@ -77,6 +87,27 @@ class DatasetInfo:
     licence: str = ""
     description: str = ""
     groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    quasi_identifiers: tuple[str, ...] = ()
+    sensitive: tuple[str, ...] = ()
+    masked: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def original_columns(self) -> tuple[str, ...]:
+        """The original columns that have a printed masked version (empty for most data sets)."""
+        return tuple(self.masked)
+
+    def masked_frame(self, frame: pd.DataFrame) -> pd.DataFrame | None:
+        """The printed masked version of ``frame``'s original columns, named like them (None if there is none).
+
+        Examples
+        --------
+        >>> frame = ruiz_example()
+        >>> dataset_info(frame).masked_frame(frame).loc[0].tolist()
+        [8, 160, 3248]
+        """
+        if not self.masked or not set(self.masked.values()) <= set(map(str, frame.columns)):
+            return None
+        return frame[list(self.masked.values())].set_axis(list(self.masked), axis=1)
 
     def role(self, column: str) -> str:
         """``"numeric"``, ``"ordinal"`` or ``"categorical"`` for a column of the data set."""
@@ -125,8 +156,12 @@ def dataset_info(frame: pd.DataFrame) -> DatasetInfo:
             return info
         inferred = _infer_info(frame, info.name)
         keep = {c: info.role(c) for c in present if c in set(info.numeric) | set(info.categorical) | set(info.ordinal)}
+        masked = {x: y for x, y in info.masked.items() if x in present and y in present}
         return replace(inferred, source=info.source, citation=info.citation, licence=info.licence,
-                       description=info.description).with_roles(keep)
+                       description=info.description,
+                       quasi_identifiers=tuple(c for c in info.quasi_identifiers if c in present),
+                       sensitive=tuple(c for c in info.sensitive if c in present),
+                       masked=masked if len(masked) == len(info.masked) else {}).with_roles(keep)
     return _infer_info(frame)
 
 
@@ -137,6 +172,10 @@ def with_info(frame: pd.DataFrame, info: DatasetInfo) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- paper examples
+
+#: The one name of each paper's running example (the Data tab, configurations and every tab use it).
+DM_EXAMPLE = "Domingo-Ferrer and Muralidhar (2016) example"
+RUIZ_EXAMPLE = "Ruiz (2018) example"
 
 _RUIZ_TABLE_1 = """\
 13 135 3707 8 160 3248
@@ -173,10 +212,12 @@ def ruiz_example() -> pd.DataFrame:
     columns = ["X1", "X2", "X3", "Y1", "Y2", "Y3"]
     frame = pd.DataFrame(values, columns=columns, index=pd.RangeIndex(5, name="record"))
     return with_info(frame, DatasetInfo(
-        name="Running example of Ruiz (2018), Table 1", numeric=tuple(columns),
+        name=RUIZ_EXAMPLE, numeric=tuple(columns),
         source="Typed in from Table 1 of Ruiz (2018)", citation=_RUIZ_CITATION, licence="quoted for teaching",
-        description="5 records, 3 attributes: original X and noise-masked Y.",
-        groups={"original": ("X1", "X2", "X3"), "masked": ("Y1", "Y2", "Y3")}))
+        description="The running example of Ruiz (2018), Table 1: 5 records, 3 attributes, original X and "
+                    "its printed noise-masked version Y.",
+        groups={"original": ("X1", "X2", "X3"), "masked": ("Y1", "Y2", "Y3")},
+        masked={"X1": "Y1", "X2": "Y2", "X3": "Y3"}))
 
 
 _DM_TABLE_1 = """\
@@ -256,17 +297,23 @@ def domingo_muralidhar_example() -> pd.DataFrame:
     columns = ["X1", "X2", "X3", "Y1", "Y2", "Y3", "Z1", "Z2", "Z3"]
     frame = pd.DataFrame(values, columns=columns, index=pd.RangeIndex(20, name="record"))
     return with_info(frame, DatasetInfo(
-        name="Running example of Domingo-Ferrer and Muralidhar (2016), Table 1", numeric=tuple(columns),
+        name=DM_EXAMPLE, numeric=tuple(columns),
         source="Typed in from Table 1 of Domingo-Ferrer and Muralidhar (2016)", citation=_DM_CITATION,
         licence="quoted for teaching",
-        description="20 records, 3 attributes: original X, noise-masked Y and reverse-mapped Z.",
+        description="The running example of Domingo-Ferrer and Muralidhar (2016), Table 1: 20 records, "
+                    "3 attributes, original X, its printed noise-masked version Y and reverse-mapped Z.",
         groups={"original": ("X1", "X2", "X3"), "masked": ("Y1", "Y2", "Y3"),
-                "reverse_mapped": ("Z1", "Z2", "Z3")}))
+                "reverse_mapped": ("Z1", "Z2", "Z3")},
+        masked={"X1": "Y1", "X2": "Y2", "X3": "Y3"}))
 
 
 # --------------------------------------------------------------------------- UCI Adult
 
 ADULT_NUMERIC = ("age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week")
+#: UCI Adult's default marks: the quasi-identifiers and sensitive attribute the t-closeness tab opens with
+#: (income: on Adult's MDAV clusters some are within t and some are not at every epsilon of the slider).
+ADULT_QUASI_IDENTIFIERS = ("age", "education-num", "hours-per-week", "sex")
+ADULT_SENSITIVE = ("income",)
 ADULT_CATEGORICAL = ("workclass", "education", "marital-status", "occupation", "relationship", "race", "sex",
                      "native-country", "income")
 _ADULT_COLUMNS = ("age", "workclass", "fnlwgt", "education", "education-num", "marital-status", "occupation",
@@ -313,7 +360,7 @@ def adult() -> pd.DataFrame:
         categorical=tuple(c for c in ADULT_CATEGORICAL if c not in ("education", "income")),
         ordinal=("education", "income"),
         source="UCI Machine Learning Repository, adult.data (32,561 records)", citation=_ADULT_CITATION,
-        licence="CC BY 4.0",
+        licence="CC BY 4.0", quasi_identifiers=ADULT_QUASI_IDENTIFIERS, sensitive=ADULT_SENSITIVE,
         description=("1994 US census extract; the data set of the experiments of "
                      f"{cite('multidim-rr')}.")))
 
@@ -474,23 +521,43 @@ def load_csv(source: bytes | str | os.PathLike, *, name: str | None = None,
 BUILTIN_DATASETS: dict[str, Callable[[], pd.DataFrame]] = {
     "UCI Adult": adult,
     "UCI Adult x 6": adult6,
-    "Domingo-Ferrer and Muralidhar (2016) example": domingo_muralidhar_example,
-    "Ruiz (2018) example": ruiz_example,
+    DM_EXAMPLE: domingo_muralidhar_example,
+    RUIZ_EXAMPLE: ruiz_example,
     "Synthetic normal (n=1000, m=3)": lambda: synthetic_normal(1000, (100, 1000, 5000), (10, 50, 200), rng=0),
 }
 
 
-#: Names of earlier releases, still accepted (configurations saved then name the examples this way).
+#: Names of earlier releases and of the tabs' former data sources, still accepted on input (configurations,
+#: page addresses, notebooks, lessons) and mapped to the one name; nothing a user reads shows them.
 LEGACY_NAMES: dict[str, str] = {
-    "004 running example": "Domingo-Ferrer and Muralidhar (2016) example",
-    "002 running example": "Ruiz (2018) example",
+    "004 running example": DM_EXAMPLE,
+    "002 running example": RUIZ_EXAMPLE,
+    "004": DM_EXAMPLE,
+    "002": RUIZ_EXAMPLE,
+    "dm": DM_EXAMPLE,
+    "ruiz": RUIZ_EXAMPLE,
+    "Running example of Domingo-Ferrer and Muralidhar (2016), Table 1": DM_EXAMPLE,
+    "Running example of Ruiz (2018), Table 1": RUIZ_EXAMPLE,
 }
+
+
+def canonical_name(name: str) -> str:
+    """The one name of a data set given any of its names (:data:`LEGACY_NAMES` are mapped, others kept).
+
+    Examples
+    --------
+    >>> canonical_name("004")
+    'Domingo-Ferrer and Muralidhar (2016) example'
+    >>> canonical_name("UCI Adult")
+    'UCI Adult'
+    """
+    return LEGACY_NAMES.get(name, name) if isinstance(name, str) else name
 
 
 def load_builtin(name: str) -> pd.DataFrame:
     """Load a built-in data set by its name in :data:`BUILTIN_DATASETS` (or a :data:`LEGACY_NAMES` name)."""
     try:
-        loader = BUILTIN_DATASETS[LEGACY_NAMES.get(name, name)]
+        loader = BUILTIN_DATASETS[canonical_name(name)]
     except (KeyError, TypeError):
         raise DatasetError(f"dataset must be one of {sorted(BUILTIN_DATASETS)}, got {name!r}") from None
     return loader()

@@ -7,7 +7,7 @@ state's check and follows the state.  :func:`state_view` makes any control such 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as widgets
 
@@ -18,7 +18,8 @@ from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState
 __all__ = ["epsilon_slider", "state_view"]
 
 
-def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status: StatusLine) -> widgets.ValueWidget:
+def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status: StatusLine, *,
+               write: Callable[[Any], Any] | None = None) -> widgets.ValueWidget:
     """Make ``widget`` a view of the state's ``trait``: it shows the state's value and writes through its check.
 
     A value the state refuses (:class:`~explorer.errors.ExplorerError`) is said in words on ``status`` and the
@@ -35,6 +36,10 @@ def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status:
         The trait of ``state`` the control shows, e.g. ``"epsilon"``.
     status : StatusLine
         Where a refused value is said.
+    write : callable, optional
+        ``write(value)``: how a value of the control reaches the state, when setting the trait is not enough
+        (the Data tab's data set: :meth:`~explorer.state.AppState.select_dataset` loads the data set with its
+        name).  By default the trait is set.
 
     Returns
     -------
@@ -59,7 +64,10 @@ def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status:
         if change["new"] == getattr(state, trait):
             return
         try:
-            setattr(state, trait, change["new"])
+            if write is None:
+                setattr(state, trait, change["new"])
+            else:
+                write(change["new"])
         except ExplorerError as error:
             status.error(str(error))
             widget.value = getattr(state, trait)

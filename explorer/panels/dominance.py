@@ -1,42 +1,34 @@
 """The "Dominance" tab: power-mean disclosure risk and information loss curves, verdicts, calibration.
 
-Wiring only: the comparison (masking, displacements, curves, verdicts, calibration)
-is :func:`explorer.core.dominance.comparison.compare_maskings`, with its work estimate
-:func:`~explorer.core.dominance.comparison.comparison_work` (units of
-:mod:`explorer.core.cost`, times the seconds per unit measured in this kernel,
-:data:`THROUGHPUT`); the plots are
-:mod:`explorer.plotting.dominance`.  The core's memo (:class:`ComparisonCache`, one
-per data set) keeps displacements and curves, so moving beta, pi, alpha_1, theta_2
-or switching attributes only redraws.
+Wiring only: the data a comparison reads are :func:`explorer.core.dominance.comparison.numeric_records`
+(or a paper's example with its printed masked Y), the comparison (masking, displacements, curves, verdicts,
+calibration) is :func:`~explorer.core.dominance.comparison.compare_maskings` and its work, in the units of
+:mod:`explorer.core.cost`, :func:`~explorer.core.dominance.comparison.comparison_work`; the plots are
+:mod:`explorer.plotting.dominance`.  The core's memo (:class:`ComparisonCache`, one per data set) keeps
+displacements and curves, so moving beta, pi, alpha_1, theta_2 or switching attributes only redraws.
 
-What a change needs (masking, curves not in the cache) is estimated first: work
-under ``background_seconds`` (0.5 s) on the reference machine runs at once;
-slower work (full UCI Adult, aggregated views, MDAV, wide rank swapping)
-waits for the "Compute" button and then runs in a :class:`BackgroundTask` with a
-progress bar per configuration and attribute, and Cancel.  Until it ends the
-last curves stay on screen, greyed and labelled "out of date: press Compute"
-(:class:`~explorer.panels._base.StaleMark`, the rule of every tab); so do they,
-with the reason in words, when the data set changes to one the tab cannot use.
-The data are
-read from the shared state (``state.dataset``) or a paper example chosen by name;
-the tab has no epsilon.
+Work that needs Compute (:meth:`~explorer.panels.base.Panel.needs_compute`, the one rule of every tab: full UCI
+Adult, aggregated views, MDAV, wide rank swapping) waits for the "Compute" button and then runs in the panel's
+background task, with a progress bar and Cancel; meanwhile the last curves stay on screen, greyed ("out of
+date: press Compute").  So do they, with the reason in words, when the data set changes to one the tab cannot
+use.  The data are the shared state's (``state.dataset``) or a paper example chosen by name; the tab has no
+epsilon.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from typing import Any
+from typing import Any, Sequence
 
 import ipywidgets as widgets
 import numpy as np
+import pandas as pd
 import traitlets
 
 from explorer._validation import check_int, check_number
-from explorer.core import dominance as dom
-from explorer.core.datasets import dataset_info, domingo_muralidhar_example, ruiz_example
-from explorer.core.masking import MASKING_METHODS
+from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES, domingo_muralidhar_example, ruiz_example
 from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
+from explorer.core.dominance import alpha_grid, attribute_pairs, curves_table, sample_records, theta_grid
 from explorer.core.dominance.comparison import (
     PUBLISHED,
     ComparisonCache,
@@ -44,20 +36,29 @@ from explorer.core.dominance.comparison import (
     comparison_work,
     compare_maskings,
     config_label,
+    numeric_records,
 )
-from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.core.export import csv_safe
-from explorer.panels._base import (AppState, BackgroundTask, StaleMark, StatusLine, Throughput, csv_download_link,
-                                   escape, guarded, make_figure)
+from explorer.core.masking import MASKING_METHODS
+from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value
+from explorer.panels.base import Panel, on_change
+from explorer.panels.downloads import csv_download_link
+from explorer.panels.figures import make_figure
+from explorer.panels.status import escape, guarded
+from explorer.panels.tasks import Throughput
 from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
 from explorer.references import cite
+from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
 __all__ = ["DominancePanel", "PUBLISHED", "THROUGHPUT"]
 
 RUIZ = cite("permutation-paradigm")
 SOURCES = [("Shared data set (Data tab)", "shared"), (f"Running example of {RUIZ}, Table 1", "ruiz"),
            (f"Running example of {cite('new-directions')}, Table 1", "dm")]
+#: The paper examples: (loader, its name in the code of a view, what the code says it is).
+EXAMPLES = {"ruiz": (ruiz_example, "ruiz_example", f"{RUIZ}, Table 1"),
+            "dm": (domingo_muralidhar_example, "domingo_muralidhar_example", f"{cite('new-directions')}, Table 1")}
 CONVENTIONS = [("rank: rank(y) − rank(x)", "rank"), (f"record position ({RUIZ}'s rⱼ)", "position")]
 ALL = "__all__"
 N_GRID = 121
@@ -65,113 +66,155 @@ MAX_CONFIGS = 4
 DEFAULTS = [("additive_noise", 0.5), ("rank_swapping", 0.1), ("univariate_microaggregation", 5.0),
             ("data_shuffling", 0.9)]
 #: Seconds per work unit of :func:`~explorer.core.dominance.comparison.comparison_work`, measured on the
-#: comparisons this kernel runs (the reference rate until the first one of at least 0.05 s).
+#: comparisons this kernel runs (the reference rate until the first one of at least 0.05 s); it only says how
+#: long work takes here, on the status line (what waits for Compute is decided on the work alone).
 THROUGHPUT = Throughput(REFERENCE_SECONDS_PER_UNIT)
+#: The three figures (key -> title), top to bottom.
+FIGURES = {"risk": "Disclosure risk D(α) of each configuration",
+           "loss": "Information loss I(θ) of each configuration",
+           "calibration": "Calibration: each configuration's protection D(α₁, β) and information loss I(θ₂, π)"}
 
 
 def _method_options(source: str) -> list[tuple[str, str]]:
     options = [(m.label, m.name) for m in MASKING_METHODS.values()]
-    if source in ("ruiz", "dm"):
+    if source in EXAMPLES:
         options.insert(0, ("As published (the paper's Y)", PUBLISHED))
     return options
 
 
-class DominancePanel:
+def _view_options(columns: Sequence[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The choices of the risk view (an attribute, or all) and of the loss view (a pair, or all) for ``columns``."""
+    risk = [(c, str(j)) for j, c in enumerate(columns)] + [("All attributes: D(α, β)", ALL)]
+    loss = [(f"{columns[j]} & {columns[k]}", f"{j},{k}") for j, k in attribute_pairs(len(columns))]
+    loss = loss + [("All pairs: I(θ, π)", ALL)] if loss else [("(needs two attributes)", "")]
+    return risk, loss
+
+
+def _plain(value: Any) -> Any:
+    """A value as a Python literal writes it (numpy numbers as Python numbers, tuples of them too)."""
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value.item() if isinstance(value, np.generic) else value
+
+
+class _Together(traitlets.HasTraits):
+    """Several controls as one configuration entry: its value is the tuple of theirs (set: each of them)."""
+
+    def __init__(self, members: Sequence[widgets.ValueWidget]) -> None:
+        super().__init__()
+        self.members = list(members)
+
+    @property
+    def value(self) -> tuple:
+        return tuple(member.value for member in self.members)
+
+    @value.setter
+    def value(self, values: Sequence[Any]) -> None:
+        for member, value in zip(self.members, values):
+            member.value = value
+
+
+class DominancePanel(Panel):
     """Risk curves D(α), loss curves I(θ), dominance verdicts (Ruiz (2018)) and the calibration view
     (Domingo-Ferrer and Soria-Comas (2018), Section VI-B).
 
-    A move of β, π, α₁ or θ₂ redraws only the figures whose data changed, by blitting
-    their moving artists when nothing else in the figure changed (:class:`FigureRedraw`).
+    Its configuration is that of its declared controls (``source``, ``max_records``, ``seed``, ``convention``,
+    ``mode``, ``n_configs``, ``methods`` and ``parameters`` (one per configuration row), ``sweep_method``,
+    ``sweep_values``, the views and exponents).  Three figures: ``risk``, ``loss`` and ``calibration``, each with
+    its text and data table read from the comparison drawn.  A move of β, π, α₁ or θ₂ redraws only the
+    figures whose data changed, by blitting their moving artists when nothing else in the figure changed
+    (:class:`FigureRedraw`).
     """
-
-    #: work estimated slower than this (seconds) waits for "Compute" and runs in the background
-    BACKGROUND_SECONDS = 0.5
 
     def __init__(self, state: AppState | None = None, *, source: str | None = None, max_records: int = 5000,
                  seed: int = 0):
-        self.state = state if state is not None else AppState()
-        self.status = StatusLine()
-        self.stale = StaleMark()           # the one "out of date" rule: slow work waiting for Compute greys the views
-        self.task = BackgroundTask(self.status, description="computing", name="dominance-curves")
-        self.background_seconds = self.BACKGROUND_SECONDS
+        super().__init__(state)
         self.estimate = 0.0                # seconds the last change was estimated to need (at THROUGHPUT's rate)
         self.work = 0.0                    # its work units (explorer.core.cost)
-        self._computing = False
         self._data_error: str | None = None   # why the chosen data cannot be used (None: they can)
         self._cache = ComparisonCache()    # displacements, tallies and curves of the current data (core's memo)
         self._X: np.ndarray | None = None
         self._columns: list[str] = []
         self._published: np.ndarray | None = None
+        self._origin: dict[str, Any] = {}  # where the data come from (for code())
         self._n_total = 0
+        self.result: dict[str, Any] | None = None   # what the figures show: the comparison and its settings
         self.risk_verdicts: list[str] = []
         self.loss_verdicts: list[str] = []
-        self.risk_curves: list[dom.Curve] = []
-        self.loss_curves: list[dom.Curve] = []
-        self.points: list[dom.CalibrationPoint] = []
-        self.best: dom.CalibrationPoint | None = None
+        self.risk_curves: list = []
+        self.loss_curves: list = []
+        self.points: list = []
+        self.best = None
         self.csv_text = ""
 
         style = {"description_width": "initial"}
-        wide = widgets.Layout(width="420px")
         default_source = source or ("shared" if self.state.dataset is not None else "ruiz")
-        self.source = widgets.Dropdown(options=SOURCES, value=default_source, description="Data", style=style,
-                                       layout=wide)
-        self.max_records = widgets.IntText(value=max_records, description="Records used (0 = all)", style=style,
-                                           layout=widgets.Layout(width="220px"))
+        self.source = self.control("source", widgets.Dropdown(
+            options=SOURCES, value=default_source, description="Data", style=style,
+            layout=widgets.Layout(width="420px")))
+        self.max_records = self.control("max_records", widgets.IntText(
+            value=max_records, description="Records used (0 = all)", style=style, layout=widgets.Layout(width="220px")))
         self.max_records.add_class("explorer-dominance-max-records")
-        self.seed = widgets.IntText(value=seed, description="Seed", style=style,
-                                    layout=widgets.Layout(width="140px"))
-        self.convention = widgets.Dropdown(options=CONVENTIONS, value="position" if default_source != "shared"
-                                           else "rank", description="Displacement", style=style,
-                                           layout=widgets.Layout(width="330px"))
-        self.mode = widgets.ToggleButtons(options=[("Compare configurations", "compare"),
-                                                   ("Sweep one method", "sweep")], value="compare",
-                                          style={"button_width": "auto"})
-        self.n_configs = widgets.Dropdown(options=[2, 3, 4], value=2, description="Configurations", style=style,
-                                          layout=widgets.Layout(width="180px"))
+        self.seed = self.control("seed", widgets.IntText(value=seed, description="Seed", style=style,
+                                                         layout=widgets.Layout(width="140px")))
+        self.convention = self.control("convention", widgets.Dropdown(
+            options=CONVENTIONS, value="position" if default_source != "shared" else "rank",
+            description="Displacement", style=style, layout=widgets.Layout(width="330px")))
+        self.mode = self.control("mode", widgets.ToggleButtons(
+            options=[("Compare configurations", "compare"), ("Sweep one method", "sweep")], value="compare",
+            style={"button_width": "auto"}))
+        self.n_configs = self.control("n_configs", widgets.Dropdown(
+            options=[2, 3, 4], value=2, description="Configurations", style=style, layout=widgets.Layout(width="180px")))
         self.methods: list[widgets.Dropdown] = []
         self.parameters: list[widgets.FloatText] = []
         self.parameter_help: list[widgets.HTML] = []
-        for i in range(MAX_CONFIGS):
-            method, parameter = DEFAULTS[i]
+        for i, (method, parameter) in enumerate(DEFAULTS):
             dropdown = widgets.Dropdown(options=_method_options(default_source), description=f"{i + 1}.",
-                                        layout=widgets.Layout(width="330px"), style=style)
-            dropdown.value = PUBLISHED if (i == 0 and default_source != "shared") else method
+                                        value=PUBLISHED if i == 0 and default_source != "shared" else method,
+                                        style=style, layout=widgets.Layout(width="330px"))
             dropdown.add_class(f"explorer-dominance-method-{i + 1}")
-            self.methods.append(dropdown)
             text = widgets.FloatText(value=parameter, description="parameter", style=style,
                                      layout=widgets.Layout(width="180px"))
             text.add_class(f"explorer-dominance-parameter-{i + 1}")
+            self.methods.append(dropdown)
             self.parameters.append(text)
             self.parameter_help.append(widgets.HTML(layout=widgets.Layout(width="420px")))
-        self.sweep_method = widgets.Dropdown(options=_method_options("shared"), value="additive_noise",
-                                             description="Method", style=style, layout=widgets.Layout(width="330px"))
-        self.sweep_values = widgets.Text(value="0.05, 0.1, 0.25, 0.5, 1, 2", description="Parameter values",
-                                         style=style, layout=widgets.Layout(width="420px"))
+        # One entry each in the configuration, a list over the rows (their choices follow the source: check_config)
+        self.control("methods", _Together(self.methods))
+        self.control("parameters", _Together(self.parameters))
+        self.sweep_method = self.control("sweep_method", widgets.Dropdown(
+            options=_method_options("shared"), value="additive_noise", description="Method", style=style,
+            layout=widgets.Layout(width="330px")))
+        self.sweep_values = self.control("sweep_values", widgets.Text(
+            value="0.05, 0.1, 0.25, 0.5, 1, 2", description="Parameter values", style=style,
+            layout=widgets.Layout(width="420px")))
+        self.alpha_min = self.control("alpha_min", widgets.FloatSlider(
+            value=-10.0, min=-50.0, max=0.0, step=0.5, description="α from", style=style, continuous_update=False))
+        self.risk_view = self.control("risk_view", widgets.Dropdown(
+            description="Attribute", style=style, layout=widgets.Layout(width="300px")))
+        self.beta = self.control("beta", widgets.FloatSlider(
+            value=1.0, min=-10.0, max=1.0, step=0.25, description="β", style=style, continuous_update=False))
+        self.theta_max = self.control("theta_max", widgets.FloatSlider(
+            value=10.0, min=1.5, max=50.0, step=0.5, description="θ up to", style=style, continuous_update=False))
+        self.loss_view = self.control("loss_view", widgets.Dropdown(
+            description="Pair", style=style, layout=widgets.Layout(width="300px")))
+        self.pi = self.control("pi", widgets.FloatSlider(
+            value=1.0, min=1.0, max=20.0, step=0.5, description="π", style=style, continuous_update=False))
+        self.normalize = self.control("normalize", widgets.Checkbox(
+            value=False, description="Normalised (0–1) scales", indent=False))
+        self.alpha1 = self.control("alpha1", widgets.FloatSlider(
+            value=0.0, min=-10.0, max=0.95, step=0.05, description="α₁", style=style, continuous_update=False))
+        self.theta2 = self.control("theta2", widgets.FloatSlider(
+            value=2.0, min=1.05, max=20.0, step=0.05, description="θ₂", style=style, continuous_update=False))
+        self.risk_target = self.control("risk_target", widgets.FloatText(
+            value=0.0, description="Risk target: D(α₁, β) ≥", style=style, layout=widgets.Layout(width="260px")))
 
-        self.alpha_min = widgets.FloatSlider(value=-10.0, min=-50.0, max=0.0, step=0.5, description="α from",
-                                             style=style, continuous_update=False)
-        self.risk_view = widgets.Dropdown(description="Attribute", style=style, layout=widgets.Layout(width="300px"))
-        self.beta = widgets.FloatSlider(value=1.0, min=-10.0, max=1.0, step=0.25, description="β", style=style,
-                                        continuous_update=False)
-        self.theta_max = widgets.FloatSlider(value=10.0, min=1.5, max=50.0, step=0.5, description="θ up to",
-                                             style=style, continuous_update=False)
-        self.loss_view = widgets.Dropdown(description="Pair", style=style, layout=widgets.Layout(width="300px"))
-        self.pi = widgets.FloatSlider(value=1.0, min=1.0, max=20.0, step=0.5, description="π", style=style,
-                                      continuous_update=False)
-        self.normalize = widgets.Checkbox(value=False, description="Normalised (0–1) scales", indent=False)
-        self.alpha1 = widgets.FloatSlider(value=0.0, min=-10.0, max=0.95, step=0.05, description="α₁", style=style,
-                                          continuous_update=False)
-        self.theta2 = widgets.FloatSlider(value=2.0, min=1.05, max=20.0, step=0.05, description="θ₂", style=style,
-                                          continuous_update=False)
-        self.risk_target = widgets.FloatText(value=0.0, description="Risk target: D(α₁, β) ≥", style=style,
-                                             layout=widgets.Layout(width="260px"))
         self.export_button = widgets.Button(description="Export curves (CSV)", icon="download",
                                             layout=widgets.Layout(width="auto"))
         self.compute_button = widgets.Button(description="Compute", icon="play", button_style="primary",
                                              tooltip="Compute the curves for the current settings (large data)")
         self.compute_button.add_class("explorer-dominance-compute")
-        self.task.widget.add_class("explorer-dominance-task")
+        self.background(description="computing", name="dominance-curves").widget.add_class("explorer-dominance-task")
         self.download_link = widgets.HTML()
         self.risk_verdict = widgets.HTML()
         self.risk_verdict.add_class("explorer-dominance-risk-verdict")
@@ -186,12 +229,15 @@ class DominancePanel:
         self.risk_ax = self.risk_figure.subplots()
         self.loss_ax = self.loss_figure.subplots()
         self.calibration_ax = self.calibration_figure.subplots()
-        self.risk_artists = None
-        self.loss_artists = None
-        self.calibration_artists = None
+        self.risk_artists = self.loss_artists = self.calibration_artists = None
         self.risk_redraw = FigureRedraw(self.risk_figure)
         self.loss_redraw = FigureRedraw(self.loss_figure)
         self.calibration_redraw = FigureRedraw(self.calibration_figure)
+        for key, figure, canvas in (("risk", self.risk_figure, self.risk_canvas),
+                                    ("loss", self.loss_figure, self.loss_canvas),
+                                    ("calibration", self.calibration_figure, self.calibration_canvas)):
+            self.add_figure(key, FIGURES[key], figure, canvas=canvas, describe=lambda key=key: self._describe(key),
+                            table=lambda key=key: self._table(key))
 
         self._config_rows = [widgets.HBox([self.methods[i], self.parameters[i], self.parameter_help[i]])
                              for i in range(MAX_CONFIGS)]
@@ -205,21 +251,22 @@ class DominancePanel:
             "<i>I<sub>k</sub>(θ)</i> (θ ≥ 1) is the power mean of |r<sub>j</sub> − r<sub>j′</sub>| for a pair "
             "of attributes: the higher, the more their relation was altered. A configuration <i>dominates</i> "
             "when it is better for every aversion.")
-        data_row = widgets.HBox([self.source, self.max_records, self.seed, self.convention])
-        risk_controls = widgets.HBox([self.risk_view, self.alpha_min, self.beta])
-        loss_controls = widgets.HBox([self.loss_view, self.theta_max, self.pi])
-        calibration_controls = widgets.HBox([self.alpha1, self.theta2, self.risk_target])
+
+        def heading(text: str) -> widgets.HTML:
+            return widgets.HTML(f"<h4 style='margin:6px 0 0'>{text}</h4>")
+
         self.widget = widgets.VBox([
-            intro, data_row, self.mode, self.compare_box, self.sweep_box,
+            intro, widgets.HBox([self.source, self.max_records, self.seed, self.convention]),
+            self.mode, self.compare_box, self.sweep_box,
             widgets.HBox([self.normalize, self.export_button, self.download_link]),
             widgets.HBox([self.compute_button, self.task.widget]),
             self.status.widget, self.stale.widget,
-            widgets.HTML("<h4 style='margin:6px 0 0'>Disclosure risk D(α)</h4>"), risk_controls,
+            heading("Disclosure risk D(α)"), widgets.HBox([self.risk_view, self.alpha_min, self.beta]),
             self.risk_canvas, self.risk_verdict,
-            widgets.HTML("<h4 style='margin:6px 0 0'>Information loss I(θ)</h4>"), loss_controls,
+            heading("Information loss I(θ)"), widgets.HBox([self.loss_view, self.theta_max, self.pi]),
             self.loss_canvas, self.loss_verdict,
-            widgets.HTML(f"<h4 style='margin:6px 0 0'>Calibration ({escape(cite('rr-dp', 'Section VI-B'))})</h4>"),
-            calibration_controls,
+            heading(f"Calibration ({escape(cite('rr-dp', 'Section VI-B'))})"),
+            widgets.HBox([self.alpha1, self.theta2, self.risk_target]),
             self.calibration_canvas, self.calibration_text,
         ])
         self.widget.add_class("explorer-dominance")
@@ -228,8 +275,7 @@ class DominancePanel:
             self._sync_visibility()
             self._refresh()
 
-        for control in (self.source,):
-            control.observe(self._on_source, names="value")
+        self.source.observe(self._on_source, names="value")
         for control in (self.max_records, self.seed):
             control.observe(self._on_data_setting, names="value")
         for control in [self.convention, self.mode, self.n_configs, self.sweep_method, self.sweep_values,
@@ -245,44 +291,36 @@ class DominancePanel:
         """Read the chosen data (numeric attributes), sample it, and reset the caches."""
         source = self.source.value
         published = None
-        if source == "ruiz":
-            frame = ruiz_example()
-            X = frame[["X1", "X2", "X3"]].to_numpy(dtype=float)
-            published = frame[["Y1", "Y2", "Y3"]].to_numpy(dtype=float)
+        if source in EXAMPLES:
+            frame = EXAMPLES[source][0]()
             columns = ["X1", "X2", "X3"]
-        elif source == "dm":
-            frame = domingo_muralidhar_example()
-            X = frame[["X1", "X2", "X3"]].to_numpy(dtype=float)
+            X = frame[columns].to_numpy(dtype=float)
             published = frame[["Y1", "Y2", "Y3"]].to_numpy(dtype=float)
-            columns = ["X1", "X2", "X3"]
         else:
             frame = self.state.dataset
             if frame is None:
                 raise DatasetError("no shared data set yet: choose one in the Data tab, or a paper example")
-            numeric = [c for c in dataset_info(frame).numeric if c in frame.columns]
-            if not numeric:
-                raise DatasetError("the shared data set has no numeric attributes; choose a paper example")
-            complete = frame[numeric].dropna()
-            if len(complete) < 2:
-                raise DatasetError("the shared data set has fewer than 2 complete records in its numeric attributes")
-            X = complete.to_numpy(dtype=float)
-            columns = [str(c) for c in numeric]
+            try:
+                X, columns = numeric_records(frame, name="the shared data set")
+            except DatasetError as error:
+                raise DatasetError(f"{error}; choose a paper example") from None
         limit = check_int(self.max_records.value, "records used", minimum=0)
         if limit == 1:
             raise InvalidParameterError("records used must be 0 (all) or at least 2, got 1")
         self._n_total = X.shape[0]
         if published is None:
-            X = dom.sample_records(X, limit or None, self.seed.value)
+            X = sample_records(X, limit or None, self.seed.value)
         self._X, self._columns, self._published = X, columns, published
+        self._origin = {"source": source, "limit": limit, "seed": int(self.seed.value),
+                        "dataset": self.state.dataset_name}
         self._cache = ComparisonCache()    # a running background computation keeps the old one
         self._set_view_options()
 
     def _reload(self) -> bool:
         """Read the chosen data; when they cannot be used, grey the curves, say why, and return False.
 
-        The curves of the previous data stay on screen for comparison, marked out of date
-        (:class:`StaleMark`, the one rule of every tab), and nothing computes until usable
-        data are chosen.
+        The curves of the previous data stay on screen for comparison, marked out of date (the one rule of
+        every tab), and nothing computes until usable data are chosen.
         """
         self.task.supersede()              # other data: a background result for the old ones is moot
         try:
@@ -302,18 +340,61 @@ class DominancePanel:
         self.status.error(f"These data cannot be used here: {words}. The curves shown are of the previous data.")
 
     def _set_view_options(self) -> None:
-        columns = self._columns
-        risk_options = [(c, str(j)) for j, c in enumerate(columns)] + [("All attributes: D(α, β)", ALL)]
-        pairs = dom.attribute_pairs(len(columns))
-        loss_options = [(f"{columns[j]} & {columns[k]}", f"{j},{k}") for j, k in pairs]
-        if len(columns) >= 2:
-            loss_options.append(("All pairs: I(θ, π)", ALL))
-        keep_risk, keep_loss = self.risk_view.value, self.loss_view.value
-        self.risk_view.options = risk_options
-        self.risk_view.value = keep_risk if keep_risk in [v for _, v in risk_options] else risk_options[0][1]
-        self.loss_view.options = loss_options or [("(needs two attributes)", "")]
-        values = [v for _, v in self.loss_view.options]
-        self.loss_view.value = keep_loss if keep_loss in values else values[0]
+        for control, options in zip((self.risk_view, self.loss_view), _view_options(self._columns)):
+            keep = control.value
+            control.options = options
+            values = [v for _, v in options]
+            control.value = keep if keep in values else values[0]
+
+    # ------------------------------------------------------------------------------- configuration
+    def check_config(self, config: Any) -> dict[str, Any]:
+        """The generic check, and the entries whose choices follow the configuration's ``source``: ``methods``
+        (a paper example offers "As published"), ``risk_view`` and ``loss_view`` (the attributes of its data)."""
+        if not isinstance(config, dict):
+            return super().check_config(config)
+        dependent = ("methods", "risk_view", "loss_view")
+        checked = super().check_config({k: v for k, v in config.items() if k not in dependent})
+        source = checked.get("source", self.source.value)
+        if "methods" in config:
+            allowed = [v for _, v in _method_options(source)]
+            methods = config["methods"]
+            if not isinstance(methods, list) or len(methods) != MAX_CONFIGS:
+                raise ConfigurationError(f"methods must be a list of {MAX_CONFIGS} methods, got {shorten(methods)}")
+            for method in methods:
+                if method not in allowed:
+                    raise ConfigurationError(f"methods must list methods among {shorten(allowed, 200)}, "
+                                             f"got {shorten(method)}")
+            checked["methods"] = tuple(methods)
+        if "risk_view" in config or "loss_view" in config:
+            try:
+                columns = self._columns_of(source)
+            except ExplorerError:          # unusable data: the views cannot be chosen (the panel says why)
+                columns = None
+            for key, options in zip(("risk_view", "loss_view"), _view_options(columns or [])):
+                if key in config and columns is not None:
+                    allowed = [v for _, v in options]
+                    if config[key] not in allowed:
+                        raise ConfigurationError(f"{key} must be one of {shorten(allowed, 200)}, "
+                                                 f"got {shorten(config[key])}")
+                    checked[key] = config[key]
+        return {key: checked[key] for key in self.controls if key in checked}   # set in declaration order
+
+    def _columns_of(self, source: str) -> list[str]:
+        """The attributes of ``source``'s data (what the views offer)."""
+        if source in EXAMPLES:
+            return ["X1", "X2", "X3"]
+        if self.state.dataset is None:
+            raise DatasetError("no shared data set yet")
+        return numeric_records(self.state.dataset)[1]
+
+    @guarded
+    def refresh(self) -> None:
+        """Read the data again (source, records used, seed may have changed) and recompute the view once."""
+        with self.busy():                  # the views' new choices: recomputed once below
+            usable = self._reload()
+        self._sync_visibility()
+        if usable:
+            self._refresh()
 
     # --------------------------------------------------------------------------------- configurations
     def _configurations(self) -> list[MaskingConfig]:
@@ -323,9 +404,8 @@ class DominancePanel:
             spec = MASKING_METHODS.get(method)
             if spec is None or spec.parameter is None:
                 raise InvalidParameterError(f"sweep method must have a parameter, got {method!r}")
-            values = self._sweep_values()
-            return [MaskingConfig(method, spec.check_parameter(v), config_label(method, spec.check_parameter(v)))
-                    for v in values]
+            values = [spec.check_parameter(v) for v in self._sweep_values()]
+            return [MaskingConfig(method, v, config_label(method, v)) for v in values]
         configs = []
         for i in range(self.n_configs.value):
             method = self.methods[i].value
@@ -346,16 +426,19 @@ class DominancePanel:
             raise InvalidParameterError(f"sweep values must list at least two parameter values, got {text!r}")
         if len(parts) > 12:
             raise InvalidParameterError(f"sweep values: at most 12 values, got {len(parts)}")
-        values = [check_number(p, "sweep value") for p in parts]
-        return sorted(values)
+        return sorted(check_number(p, "sweep value") for p in parts)
 
     def _settings(self) -> dict[str, Any]:
         """The controls, validated, as plain values: what a computation reads (never the widgets themselves)."""
         if self._X is None:
             raise DatasetError(f"these data cannot be used here: {self._data_error or 'none chosen'}")
-        configs = self._configurations()
         return {
-            "configs": configs, "alphas": self._alpha_grid(), "thetas": self._theta_grid(),
+            "configs": self._configurations(),
+            "alphas": alpha_grid(check_number(self.alpha_min.value, "α from", maximum=0.0), N_GRID,
+                                 include_minus_inf=True),
+            "thetas": theta_grid(check_number(self.theta_max.value, "θ up to", minimum=1.0, include_minimum=False),
+                                 N_GRID, include_inf=True),
+            "alpha_min": float(self.alpha_min.value), "theta_max": float(self.theta_max.value),
             "beta": check_number(self.beta.value, "β", maximum=1.0, allow_inf=True),
             "pi": check_number(self.pi.value, "π", minimum=1.0, allow_inf=True),
             "alpha1": check_number(self.alpha1.value, "α₁", maximum=1.0, include_maximum=False),
@@ -363,7 +446,7 @@ class DominancePanel:
             "target": check_number(self.risk_target.value, "risk target", minimum=0.0),
             "risk_view": self.risk_view.value, "loss_view": self.loss_view.value,
             "normalize": bool(self.normalize.value), "mode": self.mode.value, "seed": self.seed.value,
-            "convention": self.convention.value, "X": self._X,
+            "convention": self.convention.value, "X": self._X, "origin": dict(self._origin),
             "published": self._published, "columns": list(self._columns), "n_total": self._n_total,
             "cache": self._cache,
         }
@@ -379,29 +462,13 @@ class DominancePanel:
                     normalize=s["normalize"], seed=int(s["seed"]), convention=s["convention"],
                     sweep=s["mode"] == "sweep", published=s["published"], cache=s["cache"])
 
-    # ------------------------------------------------------------------------------------------ curves
-    def _alpha_grid(self) -> np.ndarray:
-        return dom.alpha_grid(check_number(self.alpha_min.value, "α from", maximum=0.0), N_GRID,
-                              include_minus_inf=True)
-
-    def _theta_grid(self) -> np.ndarray:
-        return dom.theta_grid(check_number(self.theta_max.value, "θ up to", minimum=1.0, include_minimum=False),
-                              N_GRID, include_inf=True)
-
-    def _work(self, s: dict[str, Any]) -> float:
-        """Work units of what these settings need and the memo does not hold (core's :func:`comparison_work`)."""
-        return comparison_work(s["X"], s["configs"], **self._arguments(s))
-
     def _compute(self, s: dict[str, Any], progress=None, work: float = 0.0) -> dict[str, Any]:
-        """Curves, verdicts and calibration for the settings ``s`` (:func:`compare_maskings`); timed, to learn
-        :data:`THROUGHPUT`'s rate from ``work`` units."""
+        """The comparison for the settings ``s`` (:func:`compare_maskings`); timed, to learn :data:`THROUGHPUT`'s
+        rate from ``work`` units."""
         started = time.perf_counter()
-        result = compare_maskings(s["X"], s["configs"], progress=progress, **self._arguments(s))
+        comparison = compare_maskings(s["X"], s["configs"], progress=progress, **self._arguments(s))
         THROUGHPUT.observe(work, time.perf_counter() - started)
-        return {"comparison": result, "configs": result.configs, "risk": list(result.risk_curves),
-                "loss": list(result.loss_curves), "risk_results": list(result.risk_results),
-                "loss_results": list(result.loss_results), "points": list(result.points), "best": result.best,
-                "target": result.risk_target, "settings": s}
+        return {"comparison": comparison, "settings": s}
 
     # ---------------------------------------------------------------------------------------- drawing
     @staticmethod
@@ -418,32 +485,45 @@ class DominancePanel:
         """Everything a curve figure shows: when it is unchanged, the figure is not redrawn."""
         return (title, tuple(crossings), tuple((c.label, c.grid.tobytes(), c.values.tobytes()) for c in curves))
 
+    @staticmethod
+    def _titles(s: dict[str, Any]) -> dict[str, str]:
+        """The titles of the three figures for the settings ``s``."""
+        columns, scale = s["columns"], " (normalised)" if s["normalize"] else ""
+        risk = (f"all attributes, D(α, β = {format_value(s['beta'])})" if s["risk_view"] == ALL
+                else f"attribute {columns[int(s['risk_view'])]}")
+        if s["loss_view"] == ALL:
+            loss = f"all pairs, I(θ, π = {format_value(s['pi'])})"
+        elif s["loss_view"]:
+            j, k = (int(v) for v in s["loss_view"].split(","))
+            loss = f"pair {columns[j]} & {columns[k]}"
+        else:
+            loss = ""
+        return {"risk": f"D(α): {risk}{scale}", "loss": f"I(θ): {loss}{scale}",
+                "calibration": f"Calibration at α₁ = {format_value(s['alpha1'])}, θ₂ = {format_value(s['theta2'])}"}
+
+    @staticmethod
+    def _crossings(results: Sequence) -> list[float]:
+        """The crossings marked on the first curve: those of the first compared pair."""
+        return [c for _, _, r in results[:1] for c in r.crossings]
+
     def _draw(self, result: dict[str, Any]) -> None:
         """Update each figure whose data changed; blit when only its moving artists changed (see FigureRedraw)."""
-        s = result["settings"]             # the settings the result was computed for (not the widgets: they may
-        columns = s["columns"]             # have moved on while it ran in the background)
-        labels = [c.label for c in result["risk"]]
-        risk_crossings = [c for _, _, r in result["risk_results"][:1] for c in r.crossings]
-        view = f"all attributes, D(α, β = {format_value(s['beta'])})" if s["risk_view"] == ALL else \
-            f"attribute {columns[int(s['risk_view'])]}"
-        risk_title = f"D(α): {view}" + (" (normalised)" if s["normalize"] else "")
-        key = self._curves_key(result["risk"], risk_title, risk_crossings)
+        comparison, s = result["comparison"], result["settings"]   # the settings the result was computed for
+        titles = self._titles(s)
+        labels = [c.label for c in comparison.risk_curves]
+        risk, loss = list(comparison.risk_curves), list(comparison.loss_curves)
+        crossings = self._crossings(comparison.risk_results)
+        key = self._curves_key(risk, titles["risk"], crossings)
         if not self.risk_redraw.unchanged(key):
-            self.risk_artists = self._draw_curves(self.risk_ax, self.risk_artists, result["risk"], labels,
-                                                  risk_title, risk_crossings)
+            self.risk_artists = self._draw_curves(self.risk_ax, self.risk_artists, risk, labels, titles["risk"],
+                                                  crossings)
             self.risk_redraw.show(key, self.risk_artists.moving(), self.risk_artists.static_key())
-        if result["loss"]:
-            loss_crossings = [c for _, _, r in result["loss_results"][:1] for c in r.crossings]
-            if s["loss_view"] == ALL:
-                view = f"all pairs, I(θ, π = {format_value(s['pi'])})"
-            else:
-                j, k = (int(v) for v in s["loss_view"].split(","))
-                view = f"pair {columns[j]} & {columns[k]}"
-            loss_title = f"I(θ): {view}" + (" (normalised)" if s["normalize"] else "")
-            key = self._curves_key(result["loss"], loss_title, loss_crossings)
+        if loss:
+            crossings = self._crossings(comparison.loss_results)
+            key = self._curves_key(loss, titles["loss"], crossings)
             if not self.loss_redraw.unchanged(key):
-                self.loss_artists = self._draw_curves(self.loss_ax, self.loss_artists, result["loss"], labels,
-                                                      loss_title, loss_crossings)
+                self.loss_artists = self._draw_curves(self.loss_ax, self.loss_artists, loss, labels, titles["loss"],
+                                                      crossings)
                 self.loss_redraw.show(key, self.loss_artists.moving(), self.loss_artists.static_key())
         elif not self.loss_redraw.unchanged("no pairs"):
             self.loss_ax.clear()
@@ -451,17 +531,17 @@ class DominancePanel:
             self.loss_ax.text(0.5, 0.5, "Information loss needs at least two attributes", ha="center",
                               transform=self.loss_ax.transAxes)
             self.loss_redraw.show("no pairs", [], ("no pairs",))
-        path = result["points"] if s["mode"] == "sweep" else []
-        target = result["target"] if result["target"] > 0 else None
-        title = f"Calibration at α₁ = {format_value(s['alpha1'])}, θ₂ = {format_value(s['theta2'])}"
-        key = (title, tuple(result["points"]), tuple(path), target, result["best"])
+        points = list(comparison.points)
+        path = points if s["mode"] == "sweep" else []
+        target = comparison.risk_target if comparison.risk_target > 0 else None
+        key = (titles["calibration"], tuple(points), tuple(path), target, comparison.best)
         if not self.calibration_redraw.unchanged(key):
             if self.calibration_artists is None:
-                self.calibration_artists = plot_calibration(self.calibration_ax, result["points"], path,
-                                                            target=target, best=result["best"])
+                self.calibration_artists = plot_calibration(self.calibration_ax, points, path, target=target,
+                                                            best=comparison.best)
             else:
-                self.calibration_artists.update(result["points"], path, target=target, best=result["best"])
-            self.calibration_ax.set_title(title, fontsize=10)
+                self.calibration_artists.update(points, path, target=target, best=comparison.best)
+            self.calibration_ax.set_title(titles["calibration"], fontsize=10)
             self.calibration_redraw.show(key, self.calibration_artists.moving(),
                                          self.calibration_artists.static_key())
 
@@ -470,29 +550,29 @@ class DominancePanel:
         return [self.risk_canvas, self.risk_verdict, self.loss_canvas, self.loss_verdict, self.calibration_canvas,
                 self.calibration_text]
 
+    def _calibration_sentence(self) -> str:
+        comparison = self.result["comparison"]
+        best, target = comparison.best, format_value(comparison.risk_target)
+        if best is None:
+            return f"No configuration reaches D(α₁, β) ≥ {target}: strengthen the masking or lower the target."
+        return (f"Least information loss with D(α₁, β) ≥ {target}: {best.label} "
+                f"(D = {format_value(best.risk)}, I = {format_value(best.loss)}).")
+
     def _show(self, result: dict[str, Any]) -> None:
         self.stale.clear()
-        labels = [c.label for c in result["risk"]]
-        self.risk_curves, self.loss_curves = result["risk"], result["loss"]
-        self.points, self.best = result["points"], result["best"]
-        self.risk_verdicts = result["comparison"].risk_sentences(number=format_value)
-        self.loss_verdicts = result["comparison"].loss_sentences(number=format_value)
+        comparison, s = result["comparison"], result["settings"]
+        self.result = result
+        self.risk_curves, self.loss_curves = list(comparison.risk_curves), list(comparison.loss_curves)
+        self.points, self.best = list(comparison.points), comparison.best
+        self.risk_verdicts = comparison.risk_sentences(number=format_value)
+        self.loss_verdicts = comparison.loss_sentences(number=format_value)
         self.risk_verdict.value = "<br>".join(escape(s) for s in self.risk_verdicts)
         self.loss_verdict.value = "<br>".join(escape(s) for s in self.loss_verdicts)
-        best = result["best"]
-        target = format_value(result["target"])
-        if best is None:
-            calibration = (f"No configuration reaches D(α₁, β) ≥ {target}: strengthen the masking "
-                           f"or lower the target.")
-        else:
-            calibration = (f"Least information loss with D(α₁, β) ≥ {target}: {best.label} "
-                           f"(D = {format_value(best.risk)}, I = {format_value(best.loss)}).")
-        self.calibration_text.value = escape(calibration)
+        self.calibration_text.value = escape(self._calibration_sentence())
         self._draw(result)
-        s = result["settings"]
         n, n_total = s["X"].shape[0], s["n_total"]
         sampled = (f" (a seeded sample of {n:,} of {n_total:,} records)" if n < n_total else f" ({n:,} records)")
-        self.status.info(f"{len(labels)} configuration(s) on {len(s['columns'])} attribute(s){sampled}; "
+        self.status.info(f"{len(self.risk_curves)} configuration(s) on {len(s['columns'])} attribute(s){sampled}; "
                          f"displacements by {s['convention']}.")
 
     def _sync_visibility(self) -> None:
@@ -502,14 +582,10 @@ class DominancePanel:
         for i, row in enumerate(self._config_rows):
             row.layout.display = None if i < self.n_configs.value else "none"
             spec = MASKING_METHODS.get(self.methods[i].value)
-            if spec is None or spec.parameter is None:
-                self.parameters[i].disabled = True
-                self.parameter_help[i].value = "<small>no parameter</small>"
-            else:
-                self.parameters[i].disabled = False
-                self.parameter_help[i].value = (
-                    f"<small>{escape(spec.parameter.replace('_', ' '))}: {escape(spec.parameter_doc)} "
-                    f"[{escape(format_value(spec.minimum))}, {escape(format_value(spec.maximum))}]</small>")
+            self.parameters[i].disabled = spec is None or spec.parameter is None
+            self.parameter_help[i].value = "<small>no parameter</small>" if self.parameters[i].disabled else (
+                f"<small>{escape(spec.parameter.replace('_', ' '))}: {escape(spec.parameter_doc)} "
+                f"[{escape(format_value(spec.minimum))}, {escape(format_value(spec.maximum))}]</small>")
         self.beta.disabled = self.risk_view.value != ALL
         self.pi.disabled = self.loss_view.value != ALL
 
@@ -521,108 +597,31 @@ class DominancePanel:
         """
         self.task.supersede()             # a background result for other settings is dropped when it arrives
         s = self._settings()              # raises on bad input: nothing below runs, the last view stays
-        work = self.work = self._work(s)
+        work = self.work = comparison_work(s["X"], s["configs"], **self._arguments(s))
         self.estimate = THROUGHPUT.estimate(work)
-        if work * REFERENCE_SECONDS_PER_UNIT <= self.background_seconds:   # decided on the work, not the load
+        if not self.needs_compute(work):  # decided on the work, not on this machine's load
             result = self._compute(s, work=work)
             with self.task.lock:
                 self._show(result)
             return
-        n = s["X"].shape[0]
+        n, here = s["X"].shape[0], THROUGHPUT.describe(work)
         if self.task.running and not in_task:
             self.stale.mark(self._views(), "the curves shown were computed for other settings")
             self.status.info("Computing for the previous settings; the current ones are applied when it ends "
                              "(Cancel stops it; the plots show the last curves).")
             return
         if not force:
-            self.stale.mark(self._views(), f"the curves shown were computed for other settings; "
-                                           f"{THROUGHPUT.describe(work)} here")
-            self.status.info(f"{n:,} records: press Compute to update the curves ({THROUGHPUT.describe(work)} "
-                             f"here; it can be cancelled). The plots show the last curves.")
+            self.stale.mark(self._views(), f"the curves shown were computed for other settings; {here} here")
+            self.status.info(f"{n:,} records: press Compute to update the curves ({here} here; it can be "
+                             f"cancelled). The plots show the last curves.")
             return
         # a result for settings changed meanwhile is dropped by the task, which then plans the current ones
         # (the caches it filled make that quicker)
         self.task.start(lambda progress: self._compute(s, progress, work), self._show,
                         on_superseded=lambda: self._refresh(in_task=True),
-                        message=f"Computing the curves on {n:,} records ({THROUGHPUT.describe(work)})... "
+                        message=f"Computing the curves on {n:,} records ({here})... "
                                 f"(Cancel stops it; the plots show the last curves until then)",
                         disable=(self.compute_button,))
-
-    def wait(self, timeout: float | None = None) -> None:
-        """Block until a background computation (if any) has ended (notebooks, tests)."""
-        self.task.wait(timeout)
-
-    @property
-    def running(self) -> bool:
-        """Whether curves are being computed in the background."""
-        return self.task.running
-
-    # -------------------------------------------------------------------------------------- callbacks
-    @guarded
-    def _on_change(self, change: dict | None = None) -> None:
-        if self._computing:                # a batch of programmatic changes: refreshed once at the end
-            return
-        self._sync_visibility()
-        if change is not None and change.get("owner") in self.methods:
-            i = self.methods.index(change["owner"])
-            spec = MASKING_METHODS.get(change["new"])
-            if spec is not None and spec.parameter is not None:
-                current = self.parameters[i].value
-                if spec.minimum is not None and not (spec.minimum <= current <= (spec.maximum or math.inf)):
-                    self.parameters[i].value = float(spec.default)
-                    return                 # that change refreshes
-        self._refresh()
-
-    @guarded
-    def _on_compute(self) -> None:
-        self._sync_visibility()
-        self._refresh(force=True)
-
-    @guarded
-    def _on_source(self, change: dict | None = None) -> None:
-        source = self.source.value
-        self._computing = True
-        try:
-            for i, dropdown in enumerate(self.methods):
-                current = dropdown.value
-                options = _method_options(source)
-                dropdown.options = options
-                names = [v for _, v in options]
-                dropdown.value = current if current in names else DEFAULTS[i][0]
-            self.convention.value = "rank" if source == "shared" else "position"
-            if source != "shared":
-                self.methods[0].value = PUBLISHED
-            usable = self._reload()
-        finally:
-            self._computing = False
-        self._sync_visibility()
-        if usable:
-            self._refresh_data()
-
-    @guarded
-    def _on_data_setting(self, change: dict | None = None) -> None:
-        if self._computing:
-            return
-        self._computing = True
-        try:
-            usable = self._reload()
-        finally:
-            self._computing = False
-        if usable:
-            self._refresh_data()
-
-    @guarded
-    def _on_dataset(self, change: dict | None = None) -> None:
-        if self.source.value != "shared":
-            return
-        self._computing = True
-        try:
-            usable = self._reload()
-        finally:
-            self._computing = False
-        self._sync_visibility()
-        if usable:
-            self._refresh_data()
 
     def _refresh_data(self) -> None:
         """Refresh after new data; an error (the core refusing them) greys the old curves and says why."""
@@ -632,52 +631,178 @@ class DominancePanel:
             self.stale.mark(self._views(), f"they show the previous data; {error}")
             self.status.error(f"The curves shown are of the previous data: {error}.")
 
+    # -------------------------------------------------------------------------------------- callbacks
+    @on_change
+    def _on_change(self, change: dict | None = None) -> None:
+        self._sync_visibility()
+        if change is not None and change.get("owner") in self.methods:
+            i = self.methods.index(change["owner"])
+            spec = MASKING_METHODS.get(change["new"])
+            if spec is not None and spec.parameter is not None:
+                try:
+                    spec.check_parameter(self.parameters[i].value)
+                except ExplorerError:      # the new method's parameter out of its range: its default
+                    with self.busy():
+                        self.parameters[i].value = float(spec.default)
+        self._refresh()
+
+    @guarded
+    def _on_compute(self) -> None:
+        self._sync_visibility()
+        self._refresh(force=True)
+
+    @guarded
+    def _on_source(self, change: dict | None = None) -> None:
+        """The choices follow the source at once, also while a configuration is applied (its methods and views
+        must then be among them); the curves are recomputed unless the panel is busy (then at the end)."""
+        source = self.source.value
+        with self.busy():
+            for i, dropdown in enumerate(self.methods):
+                current, options = dropdown.value, _method_options(source)
+                dropdown.options = options
+                dropdown.value = current if current in [v for _, v in options] else DEFAULTS[i][0]
+            self.convention.value = "rank" if source == "shared" else "position"
+            if source != "shared":
+                self.methods[0].value = PUBLISHED
+            usable = self._reload()
+        if self.is_busy:
+            return
+        self._sync_visibility()
+        if usable:
+            self._refresh_data()
+
+    @on_change
+    def _on_data_setting(self, change: dict | None = None) -> None:
+        with self.busy():
+            usable = self._reload()
+        if usable:
+            self._refresh_data()
+
+    @on_change
+    def _on_dataset(self, change: dict | None = None) -> None:
+        if self.source.value != "shared":
+            return
+        with self.busy():
+            usable = self._reload()
+        self._sync_visibility()
+        if usable:
+            self._refresh_data()
+
     @guarded
     def _on_export(self) -> None:
         if not self.risk_curves:
             raise InvalidParameterError("nothing to export yet")
-        table = dom.curves_table(self.risk_curves + self.loss_curves, self.risk_verdicts + self.loss_verdicts)
+        table = curves_table(self.risk_curves + self.loss_curves, self.risk_verdicts + self.loss_verdicts)
         self.csv_text = csv_safe(table)
         self.download_link.value = csv_download_link(self.csv_text, "dominance-curves.csv",
                                                      f"download CSV ({len(table)} rows)")
         self.status.info(f"Curves and verdicts exported: {len(table)} rows.")
 
-    # ---------------------------------------------------------------------------------- configuration
-    _CONTROLS = ("source", "max_records", "seed", "convention", "mode", "n_configs", "sweep_method", "sweep_values",
-                 "alpha_min", "risk_view", "beta", "theta_max", "loss_view", "pi", "normalize", "alpha1", "theta2",
-                 "risk_target")
+    # ------------------------------------------------------------------ the figures in words and numbers
+    def _table(self, key: str) -> pd.DataFrame:
+        """The numbers figure ``key`` draws: the curves (one column per configuration) or the calibration points."""
+        if self.result is None:
+            return pd.DataFrame()
+        comparison = self.result["comparison"]
+        if key == "calibration":
+            return pd.DataFrame({
+                "parameter": [p.parameter for p in comparison.points],
+                "D(α₁, β)": [p.risk for p in comparison.points],
+                "I(θ₂, π)": [p.loss for p in comparison.points],
+                "least loss meeting the target": [p == comparison.best for p in comparison.points],
+            }, index=pd.Index([p.label for p in comparison.points], name="configuration"))
+        curves = comparison.risk_curves if key == "risk" else comparison.loss_curves
+        symbol = "α" if key == "risk" else "θ"
+        if not curves:
+            return pd.DataFrame(index=pd.Index([], name=symbol, dtype=float))
+        return pd.DataFrame({c.label: c.values for c in curves}, index=pd.Index(curves[0].grid, name=symbol))
 
-    def config(self) -> dict[str, Any]:
-        """The panel's controls as a JSON-serialisable dict."""
-        config = {name: getattr(self, name).value for name in self._CONTROLS}
-        config["methods"] = [d.value for d in self.methods]
-        config["parameters"] = [float(t.value) for t in self.parameters]
-        return config
+    def _describe(self, key: str) -> str:
+        """What figure ``key`` shows now, in words, from the comparison it draws (:meth:`_table`'s numbers)."""
+        if self.result is None:
+            return f"No curves yet: {self._data_error or 'nothing computed'}."
+        comparison, s = self.result["comparison"], self.result["settings"]
+        title, table = self._titles(s)[key], self._table(key)
+        if key == "calibration":
+            points = "; ".join(f"{label}: D = {format_value(row['D(α₁, β)'])}, I = {format_value(row['I(θ₂, π)'])}"
+                               for label, row in table.iterrows())
+            path = " joined in the order of the parameter" if s["mode"] == "sweep" else ""
+            target = (f" The risk target is D(α₁, β) ≥ {format_value(comparison.risk_target)}."
+                      if comparison.risk_target > 0 else "")
+            return (f"Scatter plot, {title}: each configuration's protection D(α₁, β) across (log scale) and "
+                    f"information loss I(θ₂, π) up, with β = {format_value(s['beta'])} and π = "
+                    f"{format_value(s['pi'])}; {len(table)} point(s){path}. {points}.{target} "
+                    f"{self._calibration_sentence()}")
+        if table.empty:
+            return (f"No information loss curves: information loss needs at least two attributes, and these data "
+                    f"have {len(s['columns'])}.")
+        symbol, name = ("α", "D") if key == "risk" else ("θ", "I")
+        finite = table.index[np.isfinite(table.index)]
+        ends = sorted({table.index.min(), finite.min(), finite.max(), table.index.max()})
+        values = "; ".join(f"at {symbol} = {format_value(at)}: " + ", ".join(
+            f"{label} {format_value(value)}" for label, value in table.loc[at].items()) for at in ends)
+        verdicts = comparison.risk_sentences(number=format_value) if key == "risk" else \
+            comparison.loss_sentences(number=format_value)
+        return (f"Line chart, {title}: {name} of {len(table.columns)} configuration(s) for {symbol} from "
+                f"{format_value(table.index.min())} to {format_value(table.index.max())}; {values}. "
+                + " ".join(verdicts))
 
-    def apply_config(self, config: dict[str, Any]) -> None:
-        """Set the controls from :meth:`config`'s dict (unknown keys are refused)."""
-        if not isinstance(config, dict):
-            raise ConfigurationError("the Dominance configuration must be a JSON object")
-        unknown = set(config) - set(self._CONTROLS) - {"methods", "parameters"}
-        if unknown:
-            raise ConfigurationError(f"unknown Dominance settings: {sorted(unknown)}")
-        try:
-            if "source" in config:
-                self.source.value = config["source"]
-            self._computing = True         # one refresh at the end, not one per control
-            for name in self._CONTROLS:
-                if name in config and name not in ("source", "risk_view", "loss_view"):
-                    getattr(self, name).value = config[name]
-            for dropdown, value in zip(self.methods, config.get("methods", [])):
-                dropdown.value = value
-            for text, value in zip(self.parameters, config.get("parameters", [])):
-                text.value = float(value)
-            self._reload()                 # records used and seed may have changed (unusable: greyed, in words)
-            for name in ("risk_view", "loss_view"):
-                if name in config:
-                    getattr(self, name).value = config[name]
-        except (traitlets.TraitError, ValueError, TypeError) as error:
-            raise ConfigurationError(f"Dominance configuration could not be applied: {error}") from None
-        finally:
-            self._computing = False
-        self._on_change()
+    def code(self) -> str:
+        """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view shown."""
+        if self.result is None:
+            raise InvalidParameterError(f"nothing is shown yet: {self._data_error or 'nothing computed'}")
+        comparison, s = self.result["comparison"], self.result["settings"]
+        origin, arguments = s["origin"], self._arguments(s)
+        lines = ["from matplotlib.figure import Figure", ""]
+        if origin["source"] in EXAMPLES:
+            _, loader, words = EXAMPLES[origin["source"]]
+            lines += [f"from explorer.core.datasets import {loader}",
+                      "from explorer.core.dominance import alpha_grid, compare_maskings, theta_grid",
+                      "from explorer.plotting.dominance import plot_calibration, plot_curves", "",
+                      f"frame = {loader}()   # {words}: X and its printed masked version Y",
+                      'X = frame[["X1", "X2", "X3"]].to_numpy(dtype=float)',
+                      'published = frame[["Y1", "Y2", "Y3"]].to_numpy(dtype=float)']
+        else:
+            dataset = origin["dataset"]
+            if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:
+                load, loader = f"frame = load_builtin({dataset!r})", "load_builtin"
+            elif dataset.startswith(UPLOAD_PREFIX):
+                load = f"frame = load_csv({dataset[len(UPLOAD_PREFIX):]!r})   # the file uploaded in the Data tab"
+                loader = "load_csv"
+            else:
+                load, loader = 'frame = load_csv("data.csv")   # the data set given to the app', "load_csv"
+            limit = origin["limit"] or None
+            lines += [f"from explorer.core.datasets import {loader}",
+                      "from explorer.core.dominance import (alpha_grid, compare_maskings, numeric_records, "
+                      "sample_records,", "                                     theta_grid)",
+                      "from explorer.plotting.dominance import plot_calibration, plot_curves", "",
+                      load,
+                      f"X, columns = numeric_records(frame, {s['columns']!r})   # complete records",
+                      f"X = sample_records(X, {limit!r}, {origin['seed']!r})"
+                      + (f"   # a seeded sample of {s['X'].shape[0]:,} records" if limit else ""),
+                      "published = None"]
+        configs = ",\n           ".join(repr((c.method, _plain(c.parameter), c.label)) for c in comparison.configs)
+        lines += [f"configs = [{configs}]",
+                  "result = compare_maskings(X, configs, published=published,",
+                  f"                          alphas=alpha_grid({s['alpha_min']!r}, {N_GRID}, include_minus_inf=True),",
+                  f"                          thetas=theta_grid({s['theta_max']!r}, {N_GRID}, include_inf=True),"]
+        for name in ("beta", "pi", "alpha1", "theta2", "risk_target", "risk_attribute", "loss_pair", "normalize",
+                     "seed", "convention", "sweep"):
+            lines.append(f"                          {name}={_plain(arguments[name])!r},")
+        lines[-1] = lines[-1][:-1] + ")"
+        titles = self._titles(s)
+        lines += ["for sentence in result.risk_sentences() + result.loss_sentences():", "    print(sentence)",
+                  "labels = [curve.label for curve in result.risk_curves]",
+                  'figure = Figure(figsize=(6.4, 10.4), layout="constrained")',
+                  "risk_ax, loss_ax, calibration_ax = figure.subplots(3, 1)",
+                  f"plot_curves(risk_ax, result.risk_curves, labels, title={titles['risk']!r},",
+                  "            crossings=[c for _, _, r in result.risk_results[:1] for c in r.crossings])"]
+        if comparison.loss_curves:
+            lines += [f"plot_curves(loss_ax, result.loss_curves, labels, title={titles['loss']!r},",
+                      "            crossings=[c for _, _, r in result.loss_results[:1] for c in r.crossings])"]
+        path = "result.points" if s["mode"] == "sweep" else "[]"
+        target = "result.risk_target" if comparison.risk_target > 0 else "None"
+        lines += [f"plot_calibration(calibration_ax, result.points, {path}, target={target}, best=result.best)",
+                  f"calibration_ax.set_title({titles['calibration']!r})",
+                  'figure.savefig("dominance.png")']
+        return "\n".join(lines) + "\n"

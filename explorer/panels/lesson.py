@@ -1,8 +1,13 @@
 """The lessons' widgets: a check question with feedback, one lesson with its live panel, and the list of lessons.
 
 Wiring only: the lessons' text, numbers and answers are data in :mod:`explorer.lessons`; answers are
-judged by :func:`explorer.lessons.check_answer`; the live panels are the tabs' own panel classes,
-built from a lesson's :class:`~explorer.lessons.Preset` by :func:`build_preset_panel`.
+judged by :func:`explorer.lessons.check_answer`; the live panels are the tabs' own panel classes (from the
+one registry, :mod:`explorer.panels.registry`), built from a lesson's :class:`~explorer.lessons.Preset` by
+:func:`build_preset_panel`, the one place lessons construct panels.
+
+:class:`LessonPanel` and :class:`LessonsPage` are panels (:class:`~explorer.panels.base.Panel`): the page's
+one declared control is the lesson shown (configuration key ``"lesson"``), and a lesson's figures, their
+descriptions, data tables and exports, and its :meth:`~LessonPanel.code` are those of its live panel.
 """
 
 from __future__ import annotations
@@ -13,13 +18,15 @@ import logging
 from typing import Any
 
 import ipywidgets as widgets
+import pandas as pd
 
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
-from explorer.panels.registry import lesson_panels
-from explorer.panels.status import StatusLine
-from explorer.state import AppState
 from explorer.panels._resize import figure_sizer
+from explorer.panels.base import FigureView, Panel, on_change
+from explorer.panels.figures import close_tree
+from explorer.panels.registry import lesson_panels
 from explorer.references import cite
+from explorer.state import AppState
 
 __all__ = ["PANELS", "build_preset_panel", "CheckQuestion", "LessonPanel", "LessonsPage", "lesson_widget",
            "lessons_widget"]
@@ -40,12 +47,12 @@ CSS = """<style>
 </style>"""
 
 
-def _wait(panel: Any) -> None:
+def _wait(panel: Any, timeout: float | None = 120) -> None:
     """Let a panel's background work (clustering, curves) finish, so the lesson opens on its picture."""
     for name in ("wait", "join"):
         method = getattr(panel, name, None)
         if callable(method):
-            method(120)
+            method(timeout)
             return
 
 
@@ -115,10 +122,69 @@ class CheckQuestion:
         return feedback
 
 
-class LessonPanel:
+class _Delegating(Panel):
+    """A panel whose figures and code are those of the live panel it shows (:attr:`live`)."""
+
+    @property
+    def live(self) -> Any:
+        """The live panel shown now (None when there is none)."""
+        return None
+
+    def _live_panel(self) -> Panel | None:
+        live = self.live
+        return live if isinstance(live, Panel) else None
+
+    def figures(self) -> list[FigureView]:
+        """The live panel's figures (none while the live panel is not on the Panel contract)."""
+        live = self._live_panel()
+        return live.figures() if live is not None else []
+
+    def _require_live(self, hook: str) -> Panel:
+        """The live panel on the Panel contract, or NotImplementedError saying which panel lacks ``hook``."""
+        live = self._live_panel()
+        if live is None:
+            shown = self.live
+            raise NotImplementedError("no lesson panel is shown" if shown is None else
+                                      f"{type(shown).__name__} is not on the Panel contract yet: it has no {hook}")
+        return live
+
+    def figure_view(self, index: int | str = 0) -> FigureView:
+        """The live panel's figure ``index`` (a position, or a figure's key)."""
+        return self._require_live("figures").figure_view(index)
+
+    def describe(self, index: int | str = 0) -> str:
+        """What the live panel's figure ``index`` shows now, in words."""
+        return self._require_live("text description of its figures").describe(index)
+
+    def table(self, index: int | str = 0) -> pd.DataFrame:
+        """The numbers the live panel's figure ``index`` draws, as a table."""
+        return self._require_live("data table of its figures").table(index)
+
+    def export_figure(self, index: int | str = 0, fmt: str = "png", *, dpi: float = 150) -> bytes:
+        """The live panel's figure ``index`` as a ``fmt`` file (``"png"``, ``"pdf"`` or ``"svg"``)."""
+        return self._require_live("figure export").export_figure(index, fmt, dpi=dpi)
+
+    def code(self) -> str:
+        """The live panel's code: the public-API snippet that reproduces what the lesson shows."""
+        return self._require_live("code()").code()
+
+    def missing_hooks(self) -> list[str]:
+        """The live panel's missing hooks (``["code"]`` while it is not on the Panel contract)."""
+        live = self._live_panel()
+        return live.missing_hooks() if live is not None else ["code"]
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the live panel's background work (if any) has ended."""
+        _wait(self.live, timeout)
+
+
+class LessonPanel(_Delegating):
     """One lesson: goal, question, the live panel from its preset, takeaway and check question.
 
-    ``heading=False`` leaves out the "Lesson n of N: title" heading (a notebook has its own).
+    ``heading=False`` leaves out the "Lesson n of N: title" heading (a notebook has its own).  The live panel
+    (:attr:`panel`) has a state of its own (:attr:`state` is that state), so a lesson never changes the app's
+    shared epsilon or data set.  Its figures and code are the live panel's (:meth:`figures`,
+    :meth:`describe`, :meth:`table`, :meth:`export_figure`, :meth:`code`).
     """
 
     def __init__(self, key_or_lesson: str | Lesson, *, heading: bool = True):
@@ -126,6 +192,7 @@ class LessonPanel:
         item = self.lesson
         number = [x.key for x in lessons()].index(item.key) + 1
         self.panel = build_preset_panel(item.preset)
+        super().__init__(getattr(self.panel, "state", None))
         self.check = CheckQuestion(item.check)
         e = html.escape
         title = f"<h3 style='margin:4px 0'>Lesson {number} of {len(lessons())}: {e(item.title)}</h3>"
@@ -146,6 +213,11 @@ class LessonPanel:
         self.widget.add_class("explorer-lesson")
         self.widget.add_class(f"explorer-lesson-{item.key}")
 
+    @property
+    def live(self) -> Any:
+        """The lesson's live panel (:attr:`panel`)."""
+        return self.panel
+
     def reset(self) -> None:
         """Rebuild the live panel from the lesson's preset (after students changed its controls)."""
         try:
@@ -154,15 +226,23 @@ class LessonPanel:
             log.exception("lesson %s: resetting the panel failed", self.lesson.key)
             return
         old, self.panel = self.panel, panel
+        self.state = getattr(panel, "state", self.state)
         self.panel_box.children = [panel.widget]
-        _close_tree(old.widget)
+        _close_panel(old)
+
+    def close(self) -> None:
+        """Close the live panel (it stops following its state) and every widget of the lesson."""
+        _close_panel(self.panel)
+        super().close()
 
 
-def _close_tree(widget: widgets.Widget) -> None:
-    """Close a widget and everything inside it (a replaced panel's controls and canvases)."""
-    for child in getattr(widget, "children", ()):
-        _close_tree(child)
-    widget.close()
+def _close_panel(panel: Any) -> None:
+    """Close a panel that is replaced: it stops following its state, and its widgets are closed."""
+    close = getattr(panel, "close", None)
+    if callable(close):
+        close()
+    else:
+        close_tree(panel.widget)
 
 
 def lesson_widget(key: str, *, heading: bool = True) -> widgets.Widget:
@@ -187,24 +267,31 @@ def _answers_html(items) -> str:
             f"<ol style='line-height:1.45'>{''.join(rows)}</ol>")
 
 
-class LessonsPage:
-    """All lessons in order: a list to pick from, Previous / Next, one lesson shown (each built when first opened)."""
+class LessonsPage(_Delegating):
+    """All lessons in order: a list to pick from, Previous / Next, one lesson shown (each built when first opened).
 
-    def __init__(self, state: Any = None) -> None:
-        # ``state`` is accepted so the app can build this tab like the others; each lesson has a state of its
-        # own, so a lesson never changes the app's shared epsilon or data set.
-        self.state = state
+    The lesson shown is the page's one declared control (:attr:`selector`, configuration key ``"lesson"``, a
+    lesson's key such as ``"deniability"``).  Its figures and code are the shown lesson's live panel's.
+
+    Parameters
+    ----------
+    state : AppState, optional
+        Accepted so the app builds this tab like the others; each lesson has a state of its own, so a lesson
+        never changes the app's shared epsilon or data set.
+    """
+
+    def __init__(self, state: AppState | None = None) -> None:
+        super().__init__(state)
         self.lessons = lessons()
         self.panels: dict[str, LessonPanel] = {}
         options = [(f"{i}. {item.title}", item.key) for i, item in enumerate(self.lessons, 1)]
-        self.selector = widgets.Dropdown(options=options, value=self.lessons[0].key, description="Lesson",
-                                         layout=widgets.Layout(width="520px"))
+        self.selector = self.control("lesson", widgets.Dropdown(
+            options=options, value=self.lessons[0].key, description="Lesson", layout=widgets.Layout(width="520px")))
         self.previous = widgets.Button(description="Previous", icon="arrow-left", layout=widgets.Layout(width="110px"))
         self.next = widgets.Button(description="Next", icon="arrow-right", layout=widgets.Layout(width="110px"))
         self.previous.on_click(lambda _: self._step(-1))
         self.next.on_click(lambda _: self._step(+1))
         self.body = widgets.VBox()
-        self.status = StatusLine()
         items = "".join(f"<li><b>{html.escape(item.title)}</b>: {html.escape(item.goal)}</li>" for item in self.lessons)
         intro = widgets.HTML(
             "<p style='margin:4px 0'>Eight short lessons, one idea of the papers each, in teaching order. Each has a "
@@ -213,18 +300,36 @@ class LessonsPage:
             f"<details><summary>All lessons</summary><ol>{items}</ol></details>"
             f"<details><summary>For teachers: the check questions and their answers</summary>"
             f"{_answers_html(self.lessons)}</details>")
-        self.selector.observe(lambda change: self.show(change["new"]), names="value")
+        self.selector.observe(self._on_lesson, names="value")
         self.widget = widgets.VBox([intro, widgets.HBox([self.selector, self.previous, self.next],
                                                         layout=widgets.Layout(flex_flow="row wrap")),
                                     self.status.widget, self.body])
         self.widget.add_class("explorer-lessons")
-        self.show(self.selector.value)
+        self.refresh()
+
+    @property
+    def live(self) -> Any:
+        """The live panel of the lesson shown (None if it could not be built)."""
+        shown = self.panels.get(self.selector.value)
+        return shown.panel if shown is not None else None
+
+    def _live_panel(self) -> Panel | None:
+        shown = self.panels.get(self.selector.value)
+        return shown if shown is not None and isinstance(shown.panel, Panel) else None
 
     def _step(self, step: int) -> None:
         keys = [item.key for item in self.lessons]
         index = keys.index(self.selector.value) + step
         if 0 <= index < len(keys):
             self.selector.value = keys[index]
+
+    @on_change
+    def _on_lesson(self, change: Any) -> None:
+        self.show(change["new"])
+
+    def refresh(self) -> None:
+        """Show the lesson the selector names (after :meth:`apply_config`)."""
+        self.show(self.selector.value)
 
     def show(self, key: str) -> None:
         """Show lesson ``key``, building its panel the first time."""
@@ -244,6 +349,12 @@ class LessonsPage:
         index = keys.index(key)
         self.previous.disabled = index == 0
         self.next.disabled = index == len(keys) - 1
+
+    def close(self) -> None:
+        """Close every lesson built (their live panels stop following their states) and the page."""
+        for lesson_panel in self.panels.values():
+            lesson_panel.close()
+        super().close()
 
 
 def lessons_widget() -> widgets.Widget:

@@ -1,9 +1,12 @@
 """The "Permutation" tab: masking as permutation plus residual noise, permuted privacy and the intruder.
 
 The data are the app's data set (:class:`~explorer.state.AppState`, chosen or
-uploaded in the Data tab; its numeric and ordinal columns), or, as named choices,
-the papers' running examples with their printed masked versions.  The tab has no
-data source or upload of its own.
+uploaded in the Data tab; its numeric and ordinal columns); the papers' running
+examples are data sets there, and their printed masked versions come with them
+(:meth:`~explorer.state.AppState.masked_version`).  The tab has no data source
+or upload of its own: when the data set lacks what the analysis needs (numeric
+attributes, 2 complete records), the tab says so and offers a button that makes
+the Domingo-Ferrer and Muralidhar (2016) example the shared data set.
 
 Wiring only: masking methods come from :mod:`explorer.core.masking`, every
 number from :mod:`explorer.core.permutation` (:func:`permutation_analysis`),
@@ -51,11 +54,8 @@ from explorer.plotting.permutation import (
 
 __all__ = ["PermutationPanel", "estimate_seconds", "staged_analysis"]
 
-SOURCES = [("the paper's example: Domingo-Ferrer and Muralidhar (2016), 20 records", "004"),
-           ("the paper's example: Ruiz (2018), 5 records", "002"),
-           ("the Data tab's data set (numeric columns)", "shared")]
-#: The Data tab's names of the papers' running examples: chosen there, they bring their printed masked Y too.
-PAPER_DATASETS = {"Domingo-Ferrer and Muralidhar (2016) example": "004", "Ruiz (2018) example": "002"}
+#: The data set the tab offers to switch to when the shared one lacks what it needs (and a notebook's default).
+FALLBACK_DATASET = datasets.DM_EXAMPLE
 #: Analyses estimated longer than this are refused with words (the work is bounded by its cost).
 MAX_SECONDS = 300.0
 MAX_RECORDS = 50_000
@@ -93,14 +93,25 @@ def staged_analysis(X: pd.DataFrame, Y: pd.DataFrame, *, n_random: Any, ties: st
 class PermutationPanel:
     """Any masking is a permutation plus residual noise: see it, measure it, attack it."""
 
-    def __init__(self, state: AppState | None = None, *, source: str = "004"):
+    def __init__(self, state: AppState | None = None, *, dataset: str | None = None, source: str | None = None):
+        """``dataset`` (a data set's name) is made the state's data set first; without a state of the app, the
+        tab opens on the Domingo-Ferrer and Muralidhar (2016) example.  ``source`` is the former name of
+        ``dataset`` (``"004"``, ``"002"`` and ``"shared"``, the state's data set, are still read)."""
+        own_state = state is None
         self.state = state if state is not None else AppState()
+        if dataset is None and source not in (None, "shared"):
+            dataset = source
+        if dataset is None and own_state and self.state.dataset is None:
+            dataset = FALLBACK_DATASET
+        if dataset is not None:
+            self.state.select_dataset(dataset)
         self.status = StatusLine()
         self.analysis: PermutationAnalysis | None = None
         self.X: pd.DataFrame | None = None
         self.paper_Y: pd.DataFrame | None = None
         self.csv_texts: dict[str, str] = {}
         self._loading = False
+        self._shown = ""                     # the inputs of the views on show, in words
         self._notes: list[str] = []
         self._pending: Any = None            # the large analysis waiting for the Compute button
         self.estimate = 0.0                  # seconds the last analysis was estimated to take (THROUGHPUT's rate)
@@ -112,8 +123,9 @@ class PermutationPanel:
         self.task.progress.layout.width = "420px"
 
         box = widgets.Layout
-        self.source = widgets.Dropdown(options=SOURCES, value=source, description="Data",
-                                       layout=box(width="380px"))
+        self.switch_button = widgets.Button(description=f"Use the {FALLBACK_DATASET}", icon="exchange",
+                                            tooltip="make it the data set of every tab (the Data tab's choice)",
+                                            layout=box(width="auto", display="none"))
         self.max_records = widgets.BoundedIntText(value=5000, min=2, max=MAX_RECORDS, description="records ≤",
                                                   layout=box(width="190px"))
         self.data_name = widgets.HTML()
@@ -148,7 +160,7 @@ class PermutationPanel:
                                              tooltip="run the analysis of this large input in the background",
                                              layout=box(width="120px", display="none"))
         self.download = widgets.HTML()
-        for w, name in ((self.source, "source"), (self.max_records, "max-records"),
+        for w, name in ((self.switch_button, "switch"), (self.max_records, "max-records"),
                         (self.data_name, "data-name"), (self.columns, "columns"), (self.method, "method"),
                         (self.parameter, "parameter"), (self.parameter_doc, "parameter-doc"), (self.seed, "seed"),
                         (self.ties, "ties"), (self.n_random, "n-random"), (self.attribute, "attribute"),
@@ -174,7 +186,7 @@ class PermutationPanel:
                              (self.distance_canvas, "distance-plot"), (self.subject_canvas, "subject-plot")):
             canvas.add_class(f"explorer-perm-{name}")
 
-        self.source.observe(self._on_source, names="value")
+        self.switch_button.on_click(self._on_switch)
         self.max_records.observe(self._on_source, names="value")
         self.columns.observe(self._on_columns, names="value")
         self.method.observe(self._on_method, names="value")
@@ -193,7 +205,7 @@ class PermutationPanel:
             "<i>residual noise</i> that changes no rank. Protection against record linkage comes only from the "
             "permutation: a subject can check her own <i>permutation distance</i> (Algorithm 2) and an intruder "
             "who knows everything can test whether his links beat chance (Section 5).")
-        data_row = widgets.HBox([self.source, self.max_records, self.data_name],
+        data_row = widgets.HBox([self.data_name, self.max_records, self.switch_button],
                                 layout=box(flex_flow="row wrap", align_items="center"))
         mask_row = widgets.HBox([self.columns, widgets.VBox([self.method, self.parameter, self.parameter_doc]),
                                  widgets.VBox([self.seed, self.ties, self.n_random])],
@@ -222,36 +234,24 @@ class PermutationPanel:
         streams = np.random.SeedSequence(int(self.seed.value)).spawn(3)
         return np.random.default_rng(streams[("data", "mask", "analysis").index(purpose)])
 
-    def _paper(self) -> str | None:
-        """``"004"`` or ``"002"`` when the data are a paper's running example (chosen here or in the Data tab)."""
-        source = self.source.value
-        if source in ("004", "002"):
-            return source
-        if source == "shared":
-            return PAPER_DATASETS.get(self.state.dataset_name)
-        raise InvalidParameterError(f"data must be one of {[v for _, v in SOURCES]}, got {str(source)[:40]!r}")
-
     def _show_inputs(self) -> None:
-        shared = self.source.value == "shared"
-        self.max_records.layout.display = "" if shared else "none"
+        has_masked = self.state.masked_version() is not None
+        self.max_records.layout.display = "none" if has_masked or self.state.dataset is None else ""
         name = self.state.dataset_name or "none yet"
-        self.data_name.value = (f"<small>Data tab: <b>{escape(name)}</b></small>" if shared else
-                                "<small>(the Data tab's data set is not used while a paper's example is "
-                                "chosen)</small>")
+        self.data_name.value = (f"<small>Data set (chosen in the Data tab): <b>{escape(name)}</b>"
+                                + (", with its printed masked version" if has_masked else "") + "</small>")
 
     def _load(self) -> tuple[pd.DataFrame, pd.DataFrame | None, list[str]]:
-        """The original attributes X (numeric), the paper's masked Y if any, and notes for the user."""
-        source = self._paper() or self.source.value
+        """The original attributes X (numeric), the printed masked Y if the data set has one, notes for the user.
+
+        Raises :class:`DatasetError` saying what the state's data set lacks."""
         notes: list[str] = []
-        if source == "004":
-            t = datasets.domingo_muralidhar_example()
-            return t[["X1", "X2", "X3"]], t[["Y1", "Y2", "Y3"]], notes
-        if source == "002":
-            t = datasets.ruiz_example()
-            return t[["X1", "X2", "X3"]].astype(float), t[["Y1", "Y2", "Y3"]].astype(float), notes
-        if self.state.dataset is None:
-            raise DatasetError("the Data tab has no data set yet; choose one there first")
         frame = self.state.dataset
+        if frame is None:
+            raise DatasetError("is not chosen yet")      # (said in words by _lacking)
+        printed = self.state.masked_version()
+        if printed is not None:
+            return frame[list(printed.columns)].astype(float), printed.astype(float), notes
         info = dataset_info(frame)
         usable = [c for c in frame.columns if str(c) in info.numeric or str(c) in info.ordinal]
         excluded = [str(c) for c in frame.columns if c not in usable]
@@ -260,7 +260,7 @@ class PermutationPanel:
             notes.append(f"{len(excluded)} non-numeric column(s) left out ({shown}); ordinal columns are ranked "
                          "by their category order")
         if not usable:
-            raise DatasetError("the data set has no numeric or ordinal column to permute")
+            raise DatasetError("has no numeric or ordinal column to permute")
         frame = frame[usable]
         numeric = pd.DataFrame({c: frame[c].cat.codes.where(frame[c].cat.codes >= 0)
                                 if isinstance(frame[c].dtype, pd.CategoricalDtype) else
@@ -273,14 +273,41 @@ class PermutationPanel:
             complete = complete.sample(n=limit, random_state=self._rng("data")).sort_index()
             notes.append(f"a seeded random sample of {limit:,} of {len(numeric):,} records is used")
         if len(complete) < 2:
-            raise DatasetError(f"the permutation analysis needs at least 2 complete records, got {len(complete)}")
+            raise DatasetError(f"has {len(complete)} complete record(s) with numeric values; the analysis needs "
+                               "at least 2")
         return complete.reset_index(drop=True).astype(float), None, notes
+
+    def _lacking(self, problem: str) -> None:
+        """The state's data set lacks what the tab needs: say so, offer the switch, mark the last view."""
+        self.task.supersede()
+        self.X, self.paper_Y, self._pending = None, None, None
+        self.compute_button.layout.display = "none"
+        self.switch_button.layout.display = None
+        if self.analysis is not None:
+            self.stale.mark(self._views(), f"the views show {self._shown}, not the data set chosen now",
+                            button=f"'Use the {FALLBACK_DATASET}', or choose another data set in the Data tab")
+        if self.state.dataset is None:
+            self.status.error(f"There is no data set yet: choose one in the Data tab, or use the {FALLBACK_DATASET} "
+                              "(button above).")
+            return
+        self.status.error(f"The permutation analysis needs numeric (or ordinal) attributes and at least 2 complete "
+                          f"records; the data set {self.state.dataset_name!r} {problem}. Choose another data set in "
+                          f"the Data tab, or use the {FALLBACK_DATASET} (button above).")
+
+    @guarded
+    def _on_switch(self, button: Any = None) -> None:
+        self.state.select_dataset(FALLBACK_DATASET)      # the shared data set: every tab follows
 
     @guarded
     def _on_source(self, change: Any = None) -> None:
         self.task.supersede()                      # other data: a running analysis is moot
         self._show_inputs()
-        X, paper_Y, notes = self._load()
+        try:
+            X, paper_Y, notes = self._load()
+        except DatasetError as error:
+            self._lacking(str(error))
+            return
+        self.switch_button.layout.display = "none"
         self.X, self.paper_Y, self._notes = X, paper_Y, notes
         self._loading = True
         try:
@@ -291,7 +318,7 @@ class PermutationPanel:
             self.method.options = options
             names = [v for _, v in options]
             owner = change.get("owner") if isinstance(change, dict) else None
-            if paper_Y is not None and (change is None or owner is self.source):
+            if paper_Y is not None and owner is not self.max_records:   # a new data set: its printed Y first
                 self.method.value = PAPER_METHOD
             elif current in names:
                 self.method.value = current
@@ -316,10 +343,7 @@ class PermutationPanel:
 
     @guarded
     def _on_shared_dataset(self, change: Any = None) -> None:
-        if self.source.value == "shared":
-            self._on_source()
-        else:
-            self._show_inputs()
+        self._on_source()
 
     # ------------------------------------------------------------------ masking
     def _set_parameter_widget(self) -> None:
@@ -479,7 +503,8 @@ class PermutationPanel:
             self.analysis = analysis
             self._pending = None
             self.stale.clear()
-            self.caption.value = f"<small>Shown: {escape(self._describe(analysis))}</small>"
+            self._shown = self._describe(analysis)
+            self.caption.value = f"<small>Shown: {escape(self._shown)}</small>"
             self.compute_button.layout.display = "none"
             self._loading = True
             try:
@@ -500,9 +525,7 @@ class PermutationPanel:
 
     def _describe(self, analysis: PermutationAnalysis) -> str:
         """The inputs of the views: data, masking and its parameter, seed, ties, size."""
-        paper = self._paper()
-        data = {"004": "the running example of Domingo-Ferrer and Muralidhar (2016)",
-                "002": "the running example of Ruiz (2018)"}.get(paper, self.state.dataset_name or "data")
+        data = self.state.dataset_name or "data"
         method = self.method.value
         label = "the paper's masked Y" if method == PAPER_METHOD else MASKING_METHODS[method].label
         spec = MASKING_METHODS.get(method)
@@ -638,7 +661,7 @@ class PermutationPanel:
         self.status.info("Tables ready: Z (reverse-mapped), E (residual noise) and the per-record table.")
 
     # ------------------------------------------------------------------ configuration
-    _CONFIG = ("source", "max_records", "method", "parameter", "seed", "ties", "n_random",
+    _CONFIG = ("max_records", "method", "parameter", "seed", "ties", "n_random",
                "attribute", "record", "d", "v")
 
     def config(self) -> dict[str, Any]:
@@ -648,11 +671,13 @@ class PermutationPanel:
         return config
 
     def apply_config(self, config: dict[str, Any]) -> None:
-        """Set the controls from :meth:`config` output; invalid entries are reported, not applied."""
+        """Set the controls from :meth:`config` output; invalid entries are reported, not applied.
+
+        The data set is the state's: a ``source`` entry of an earlier release is ignored."""
         if not isinstance(config, dict):
             raise InvalidParameterError(f"configuration must be a dict, got {type(config).__name__}")
         problems = []
-        order = ("source", "max_records", "columns", "method", "parameter", "seed", "ties", "n_random",
+        order = ("max_records", "columns", "method", "parameter", "seed", "ties", "n_random",
                  "attribute", "record", "d", "v")
         for name in order:
             if name not in config:

@@ -8,7 +8,11 @@ marked "out of date: press Compute" until Compute has run.  Moving
 epsilon, the EMD bound or the selected cluster only updates the plots.  The
 data set, its quasi-identifiers and sensitive attribute, and epsilon are the
 app's state (:class:`~explorer.state.AppState`): this tab shows them and writes
-the user's changes back.
+the user's changes back; it keeps no marks of its own.  A data set comes with
+its default marks (UCI Adult's: quasi-identifiers age, education-num,
+hours-per-week, sex; sensitive income); when the state has no quasi-identifier
+or no sensitive attribute marked, the tab says so and offers to switch the
+shared data set to UCI Adult.
 """
 
 from __future__ import annotations
@@ -22,8 +26,6 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from explorer.core import datasets
-from explorer.core.datasets import dataset_info
 from explorer.core.closeness import (
     ClosenessProfile,
     Clustering,
@@ -57,10 +59,8 @@ DISTANCE_OPTIONS = [("ratio, Eq. (7)", "ratio"), ("EMD, equal ground distance", 
                     ("EMD, ordered ground distance", "emd_ordered")]
 BINNING_OPTIONS = [("quantile bins", "quantile"), ("fixed edges", "edges"), ("each value", "values"),
                    ("none", "none")]
-DEFAULT_QIS = ("age", "education-num", "hours-per-week", "sex")
-#: income first: on Adult's MDAV clusters some are within t and some are not at every epsilon of the slider,
-#: so the opening picture shows what t-closeness sorts (occupation, with 15 values, fails everywhere).
-DEFAULT_SENSITIVE = ("income", "occupation", "race")
+#: The data set the tab offers when the shared one has no marks (its default marks are the opening picture).
+FALLBACK_DATASET = "UCI Adult"
 #: Seconds per work unit of :func:`explorer.core.cost.microaggregation_work`, measured on this kernel's clusterings.
 THROUGHPUT = Throughput(1e-6)
 #: "each value" or fixed-edge binnings with more bins than this are refused (their cost grows with the bins)
@@ -95,6 +95,8 @@ class TClosenessPanel:
 
     def __init__(self, state: AppState | None = None, *, k: int = 50):
         self.state = state if state is not None else AppState()
+        if state is None:                    # a notebook's panel of its own: UCI Adult and its default marks
+            self.state.select_dataset(FALLBACK_DATASET)
         self.status = StatusLine()
         self._cache: dict[tuple, Clustering] = {}
         self.clustering: Clustering | None = None
@@ -125,6 +127,9 @@ class TClosenessPanel:
                                        layout=box(width="320px"))
         self.k = widgets.BoundedIntText(value=k, min=1, max=10_000_000, description="k", layout=box(width="180px"))
         self.cluster_button = widgets.Button(description="Compute", icon="play", button_style="primary")
+        self.switch_button = widgets.Button(description=f"Use {FALLBACK_DATASET}", icon="exchange",
+                                            tooltip="make it the data set of every tab, with its default marks",
+                                            layout=box(width="auto", display="none"))
         self.distance = widgets.Dropdown(options=DISTANCE_OPTIONS, value="ratio", description="Distance",
                                          layout=box(width="320px"))
         self.epsilon = epsilon_slider(self.state, self.status)        # a view of the shared epsilon
@@ -145,7 +150,8 @@ class TClosenessPanel:
         self.download = widgets.HTML()
         for w, name in ((self.quasi_identifiers, "qis"), (self.sensitive, "sensitive"), (self.binning, "binning"),
                         (self.bins, "bins"), (self.edges, "edges"), (self.method, "method"), (self.k, "k"),
-                        (self.cluster_button, "cluster-button"), (self.distance, "distance"),
+                        (self.cluster_button, "cluster-button"), (self.switch_button, "switch"),
+                        (self.distance, "distance"),
                         (self.epsilon, "epsilon"), (self.t_label, "t"), (self.t_emd, "t-emd"),
                         (self.selected, "selected"), (self.worst_value, "worst-value"), (self.summary, "summary"),
                         (self.table, "table"),
@@ -183,6 +189,7 @@ class TClosenessPanel:
         self.selected.observe(self._on_selected, names="value")
         self.worst_value.observe(self._on_bound_change, names="value")
         self.cluster_button.on_click(self._on_cluster_button)
+        self.switch_button.on_click(self._on_switch)
         self.export_button.on_click(self._on_export)
 
         intro = widgets.HTML(
@@ -200,7 +207,7 @@ class TClosenessPanel:
         bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
-            intro, controls, bound_row, self.status.widget, self.stale.widget, self.caption, self.summary,
+            intro, controls, bound_row, self.switch_button, self.status.widget, self.stale.widget, self.caption, self.summary,
             widgets.HBox([self.ratio_canvas, self.deniability_canvas], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.selected, self.worst_value], layout=box(flex_flow="row wrap")),
             widgets.HBox([self.distribution_canvas, self.worst_canvas], layout=box(flex_flow="row wrap")),
@@ -213,12 +220,38 @@ class TClosenessPanel:
     # ------------------------------------------------------------------ data and defaults
     @property
     def frame(self) -> pd.DataFrame:
-        """The data set in use: the app's, or UCI Adult when the app has none."""
+        """The data set in use: the state's (refused in words when there is none)."""
         if self.state.dataset is None:
-            if getattr(self, "_fallback", None) is None:
-                self._fallback = datasets.adult()
-            return self._fallback
+            raise DatasetError("there is no data set yet: choose one in the Data tab")
         return self.state.dataset
+
+    def _lacks(self) -> str:
+        """What the tab needs and the state lacks, in words ("" when nothing)."""
+        if self.state.dataset is None:
+            return "There is no data set yet: choose one in the Data tab"
+        missing = [what for what, value in (("quasi-identifier", self.quasi_identifiers.value),
+                                            ("sensitive attribute", self.sensitive.value)) if not value]
+        if not missing:
+            return ""
+        name = repr(self.state.dataset_name) if self.state.dataset_name else "in use"
+        return (f"This tab needs quasi-identifiers and a sensitive attribute; the data set "
+                f"{name} has no {' and no '.join(missing)} marked. Mark them here or in the "
+                f"Data tab, or use {FALLBACK_DATASET} and its default marks (button above)")
+
+    def _check_needs(self) -> bool:
+        """Say what the state lacks (and offer the switch); True when the tab has what it needs."""
+        lacks = self._lacks()
+        offer = bool(lacks) and self.state.dataset_name != FALLBACK_DATASET
+        self.switch_button.layout.display = None if offer else "none"
+        if lacks:
+            self.stale.mark(self._views(), "the views show the last clustering",
+                            button="Compute after marking quasi-identifiers and a sensitive attribute")
+            self.status.error(lacks + ".")
+        return not lacks
+
+    @guarded
+    def _on_switch(self, button: Any = None) -> None:
+        self.state.select_dataset(FALLBACK_DATASET)      # the shared data set and its default marks
 
     def _t(self) -> float:
         if getattr(self, "distance", None) is None or self.distance.value == "ratio":
@@ -227,6 +260,8 @@ class TClosenessPanel:
 
     @guarded
     def _on_dataset(self, change: Any = None) -> None:
+        if not self._check_needs() and self.state.dataset is None:
+            return
         frame = self.frame
         columns = [str(c) for c in frame.columns]
         qis, sensitive = self._roles(columns)
@@ -242,33 +277,22 @@ class TClosenessPanel:
             self.quasi_identifiers.options = columns
             self.quasi_identifiers.value = tuple(qis)
             self.sensitive.options = columns
-            if sensitive:
-                self.sensitive.value = sensitive[0]
+            self.sensitive.value = sensitive[0] if sensitive else None
             self.k.value = k
         finally:
             self._busy = False
         self.clustering, self.profile = None, None
         self._cache.clear()          # keys hold id(frame): never reuse them across data sets
+        if not self._check_needs():
+            return
         self._cluster(force=False)
         if lowered and not self.status.is_error:
             self.status.info(lowered + self.status.message)
 
     def _roles(self, columns: list[str]) -> tuple[list[str], list[str]]:
-        """Quasi-identifiers and sensitive attribute: the state's marks first, then this tab's defaults."""
-        info = dataset_info(self.frame)
-        marked_sensitive = [c for c in self.state.sensitive if c in columns]
+        """Quasi-identifiers and sensitive attributes: the state's marks (the tab keeps none of its own)."""
         qis = [c for c in self.state.quasi_identifiers if c in columns]
-        if not qis:
-            qis = [c for c in DEFAULT_QIS if c in columns and c not in marked_sensitive] or \
-                [c for c in info.numeric if c not in marked_sensitive][:3] or \
-                [c for c in columns if c not in marked_sensitive][:1]
-        sensitive = [c for c in marked_sensitive if c not in qis]
-        if not sensitive:
-            sensitive = [c for c in DEFAULT_SENSITIVE if c in columns and c not in qis]
-        if not sensitive:
-            sensitive = [c for c in list(info.categorical) + list(info.ordinal) + columns if c not in qis][:1]
-        if not sensitive and len(qis) > 1:           # every column is a QI: the last one becomes sensitive
-            sensitive = [qis.pop()]
+        sensitive = [c for c in self.state.sensitive if c in columns and c not in qis]
         return qis, sensitive
 
     @guarded
@@ -277,16 +301,17 @@ class TClosenessPanel:
         if self._busy or list(self.quasi_identifiers.options) != columns:
             return                                   # a new data set is on its way: _on_dataset follows it
         qis, sensitive = self._roles(columns)
-        if tuple(qis) == tuple(self.quasi_identifiers.value) and (not sensitive or sensitive[0] == self.sensitive.value):
+        wanted = sensitive[0] if sensitive else None
+        if tuple(qis) == tuple(self.quasi_identifiers.value) and wanted == self.sensitive.value:
             return
         self._busy = True
         try:
             self.quasi_identifiers.value = tuple(qis)
-            if sensitive:
-                self.sensitive.value = sensitive[0]
+            self.sensitive.value = wanted
         finally:
             self._busy = False
-        self._cluster(force=False)
+        if self._check_needs():
+            self._cluster(force=False)
 
     def _show_state_roles(self) -> None:
         columns = set(self.quasi_identifiers.options)
@@ -294,10 +319,8 @@ class TClosenessPanel:
         sensitive = [c for c in self.state.sensitive if c in columns]
         self._busy = True
         try:
-            if qis:
-                self.quasi_identifiers.value = qis
-            if sensitive:
-                self.sensitive.value = sensitive[0]
+            self.quasi_identifiers.value = qis
+            self.sensitive.value = sensitive[0] if sensitive else None
         finally:
             self._busy = False
 
@@ -307,17 +330,19 @@ class TClosenessPanel:
         if self._busy:
             return
         qis = list(self.quasi_identifiers.value)
-        others = [c for c in self.state.sensitive if c != self.sensitive.value and c not in qis]
+        chosen = [self.sensitive.value] if self.sensitive.value is not None else []
+        others = [c for c in self.state.sensitive if c not in chosen and c not in qis]
         self._busy = True                           # the state's observers need not come back here
         try:
-            self.state.set_marks(qis, [self.sensitive.value, *others])
+            self.state.set_marks(qis, [*chosen, *others])
         except ExplorerError:
             self._busy = False
             self._show_state_roles()                # show the state's marks again; the views stay
             raise
         finally:
             self._busy = False
-        self._cluster(force=False)
+        self.switch_button.layout.display = "none"
+        self._cluster(force=False)               # says in words what is missing (the user is marking here)
 
     # ------------------------------------------------------------------ callbacks
     @guarded
@@ -418,6 +443,8 @@ class TClosenessPanel:
         qis = list(self.quasi_identifiers.value)
         if not qis:
             raise DatasetError("choose at least one quasi-identifier")
+        if self.sensitive.value is None:
+            raise DatasetError("choose a sensitive attribute")
         if self.sensitive.value in qis:
             raise DatasetError(f"column {self.sensitive.value!r} cannot be both a quasi-identifier and sensitive")
         return qis

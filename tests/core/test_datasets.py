@@ -176,3 +176,39 @@ def test_dataset_info_follows_column_selection_and_roles():
     with pytest.raises(DatasetError, match="role of column 'age' must be one of"):
         info.with_roles({"age": "weird"})
     assert np.all(datasets.dataset_info(pd.DataFrame({"x": [1.0]})).numeric == ("x",))
+
+
+def test_paper_examples_carry_one_name_and_their_printed_masked_version():
+    from explorer.core import datasets
+    for name, loader in ((datasets.DM_EXAMPLE, datasets.domingo_muralidhar_example),
+                         (datasets.RUIZ_EXAMPLE, datasets.ruiz_example)):
+        frame = loader()
+        info = datasets.dataset_info(frame)
+        assert info.name == name and datasets.BUILTIN_DATASETS[name] is loader
+        assert info.original_columns == ("X1", "X2", "X3")
+        masked = info.masked_frame(frame)
+        assert masked.columns.tolist() == ["X1", "X2", "X3"]
+        assert masked.to_numpy().tolist() == frame[["Y1", "Y2", "Y3"]].to_numpy().tolist()
+    assert datasets.dataset_info(datasets.adult()).masked_frame(datasets.adult()) is None
+
+
+def test_legacy_names_map_to_the_one_name():
+    from explorer.core import datasets
+    for old in ("004", "dm", "004 running example", "Running example of Domingo-Ferrer and Muralidhar (2016), Table 1"):
+        assert datasets.canonical_name(old) == datasets.DM_EXAMPLE
+        assert len(datasets.load_builtin(old)) == 20
+    for old in ("002", "ruiz", "002 running example"):
+        assert datasets.canonical_name(old) == datasets.RUIZ_EXAMPLE
+    assert set(datasets.LEGACY_NAMES.values()) <= set(datasets.BUILTIN_DATASETS)
+    assert not set(datasets.LEGACY_NAMES) & set(datasets.BUILTIN_DATASETS)
+
+
+def test_adult_describes_its_default_marks_and_a_subset_keeps_those_it_has():
+    from explorer.core import datasets
+    info = datasets.dataset_info(datasets.adult())
+    assert info.quasi_identifiers == ("age", "education-num", "hours-per-week", "sex")
+    assert info.sensitive == ("income",)
+    assert datasets.dataset_info(datasets.adult6()).sensitive == ("income",)
+    part = datasets.adult()[["age", "sex", "race"]]
+    assert datasets.dataset_info(part).quasi_identifiers == ("age", "sex")
+    assert datasets.dataset_info(part).sensitive == ()

@@ -99,3 +99,24 @@ def test_bad_input_is_refused_in_words(configs, kwargs, words):
 def test_one_record_is_refused():
     with pytest.raises(ExplorerError, match="X must be"):
         compare_maskings([[1.0, 2.0]], [("identity", None)], alphas=[1.0], thetas=[1.0])
+
+
+def test_numeric_records_keeps_the_complete_records_of_the_numeric_attributes():
+    import pandas as pd
+
+    from explorer.core.datasets import dataset_info, with_info
+    from explorer.core.dominance import numeric_records
+    from explorer.errors import DatasetError, ExplorerTypeError
+
+    frame = pd.DataFrame({"a": [1.0, np.nan, 3.0, 4.0], "c": pd.Categorical(list("xyxy")), "b": [10, 20, 30, 40]})
+    frame = with_info(frame, dataset_info(frame))
+    X, columns = numeric_records(frame)
+    assert columns == ["a", "b"] and X.tolist() == [[1.0, 10.0], [3.0, 30.0], [4.0, 40.0]]
+    X, columns = numeric_records(frame, ["b", "gone"])             # a column the frame lacks is left out
+    assert columns == ["b"] and X.shape == (4, 1)
+    with pytest.raises(DatasetError, match="the shared data set has no numeric attributes"):
+        numeric_records(frame[["c"]], name="the shared data set")
+    with pytest.raises(DatasetError, match="fewer than 2 complete records"):
+        numeric_records(pd.DataFrame({"x": [1.0, np.nan], "y": [np.nan, 2.0]}))
+    with pytest.raises(ExplorerTypeError, match="frame must be a pandas DataFrame, got list"):
+        numeric_records([[1.0, 2.0]])

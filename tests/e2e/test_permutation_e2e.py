@@ -1,4 +1,5 @@
-"""The Permutation tab in headless Chromium: the 004 example masked with additive noise."""
+"""The Permutation tab in headless Chromium: the tab reads the Data tab's data set (the Domingo-Ferrer and
+Muralidhar (2016) example masked with additive noise, UCI Adult behind Compute, an upload it cannot use)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,26 @@ from playwright.sync_api import expect
 from tests.e2e.helpers import open_tab, save_screenshot
 
 
-def test_004_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_path):
+DM_EXAMPLE = "Domingo-Ferrer and Muralidhar (2016) example"
+
+
+def _choose_in_data_tab(page, name: str) -> None:
+    open_tab(page, "Data")
+    page.locator(".explorer-data-panel .widget-dropdown select").first.select_option(name)
+    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text(f"Loaded {name}",
+                                                                                   timeout=30_000)
+
+
+def test_the_papers_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_path):
     page = app_page
+    _choose_in_data_tab(page, DM_EXAMPLE)            # the example is a data set of the Data tab
     open_tab(page, "Permutation")
     panel = page.locator(".explorer-permutation-panel")
     expect(panel).to_be_visible(timeout=30_000)
-    # the default is the running example of Domingo-Ferrer and Muralidhar (2016) with the paper's masked Y (Table 5: 6 correct links)
+    # its printed masked Y comes with it (Table 5: 6 correct links)
     expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
                                                                     timeout=30_000)
-    panel.locator(".explorer-perm-source select").select_option(
-        label="the paper's example: Domingo-Ferrer and Muralidhar (2016), 20 records")
+    expect(panel.locator(".explorer-perm-data-name")).to_contain_text(DM_EXAMPLE)
     panel.locator(".explorer-perm-method select").select_option(label="Additive noise")
     expect(panel.locator(".explorer-perm-parameter .widget-label").first).to_have_text("sd_fraction",
                                                                                      timeout=20_000)
@@ -39,7 +50,7 @@ def test_004_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_pa
     assert "8,000 random records" in panel.locator(".explorer-perm-verdict").inner_text()
     panel.locator(".explorer-perm-distance-plot").scroll_into_view_if_needed()
     page.wait_for_timeout(1000)
-    save_screenshot(page, tmp_path, "permutation-004-additive-noise")
+    save_screenshot(page, tmp_path, "permutation-example-additive-noise")
     assert before  # the summary existed before the change
 
 
@@ -48,9 +59,7 @@ def test_large_data_of_the_data_tab_runs_behind_compute(app_page, tmp_path):
     open_tab(page, "Permutation")
     panel = page.locator(".explorer-permutation-panel")
     status = panel.locator(".explorer-status").first
-    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
-                                                                    timeout=30_000)
-    panel.locator(".explorer-perm-source select").select_option(label="the Data tab's data set (numeric columns)")
+    # the app opens on UCI Adult: the tab shows it (no source of its own)
     expect(status).to_contain_text("5,000 records, 6 attribute(s).", timeout=30_000)
     expect(panel.locator(".explorer-perm-data-name")).to_contain_text("UCI Adult")
     expect(panel.locator(".explorer-perm-compute")).to_be_hidden()
@@ -71,3 +80,32 @@ def test_large_data_of_the_data_tab_runs_behind_compute(app_page, tmp_path):
     expect(panel.locator(".explorer-stale-note")).not_to_contain_text("out of date")
     expect(status).not_to_contain_text("wrong")
     save_screenshot(page, tmp_path, "permutation-large-adult")
+
+
+def test_an_upload_without_numbers_is_said_in_words_and_the_switch_works(app_page, tmp_path):
+    page = app_page
+    open_tab(page, "Permutation")
+    panel = page.locator(".explorer-permutation-panel")
+    status = panel.locator(".explorer-status").first
+    expect(status).to_contain_text("5,000 records, 6 attribute(s).", timeout=30_000)
+    open_tab(page, "Data")
+    upload = tmp_path / "towns.csv"
+    upload.write_text("name,town\nann,Reus\nbob,Vic\n")
+    with page.expect_file_chooser() as chooser:
+        page.locator(".explorer-data-panel .widget-upload").first.click()
+    chooser.value.set_files(str(upload))
+    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("towns.csv", timeout=30_000)
+    open_tab(page, "Permutation")
+    expect(status).to_contain_text("needs numeric (or ordinal) attributes", timeout=30_000)
+    expect(status).to_contain_text("'Uploaded: towns.csv' has no numeric or ordinal column")
+    expect(panel.locator(".explorer-stale-note")).to_contain_text("out of date")
+    switch = panel.locator(".explorer-perm-switch")
+    expect(switch).to_be_visible()
+    switch.click()
+    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
+                                                                    timeout=30_000)
+    expect(switch).to_be_hidden()
+    open_tab(page, "Data")
+    expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value(DM_EXAMPLE,
+                                                                                             timeout=30_000)
+    save_screenshot(page, tmp_path, "permutation-switch")

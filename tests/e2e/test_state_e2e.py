@@ -20,17 +20,26 @@ def _column_checkbox(page, column: str, which: int):
 
 
 def test_sensitive_attribute_marked_in_the_data_tab_is_named_by_t_closeness(app_page, tmp_path):
+    """The marks have one home, the state: the Data tab and the t-closeness tab show and edit the same ones."""
     page = app_page
     open_tab(page, "Data")                        # the app opens on its landing view
     expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value("UCI Adult",
                                                                                              timeout=30_000)
-    _column_checkbox(page, "income", 1).check()
-    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("sensitive: income",
+    # UCI Adult's default marks are the state's: income is marked sensitive already
+    expect(_column_checkbox(page, "income", 1)).to_be_checked(timeout=30_000)
+    _column_checkbox(page, "income", 1).uncheck()
+    _column_checkbox(page, "race", 1).check()
+    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("sensitive: race",
                                                                                    timeout=30_000)
     open_tab(page, "t-closeness")
     panel = page.locator(".explorer-t-closeness-panel")
     expect(panel).to_be_visible(timeout=60_000)
-    expect(panel.locator(".explorer-tc-sensitive select")).to_have_value("income", timeout=60_000)
+    expect(panel.locator(".explorer-tc-sensitive select")).to_have_value("race", timeout=60_000)
+    # the tab edits the same marks: income chosen there is what the Data tab shows
+    panel.locator(".explorer-tc-sensitive select").select_option("income")
+    open_tab(page, "Data")
+    expect(_column_checkbox(page, "income", 1)).to_be_checked(timeout=30_000)
+    open_tab(page, "t-closeness")
     caption = panel.locator(".explorer-tc-caption")
     stale = panel.locator(".explorer-stale-note")
     for _ in range(120):                          # the caption names it, or the views say they are out of date

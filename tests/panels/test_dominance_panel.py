@@ -10,9 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
 from explorer.core.datasets import adult6, with_info, dataset_info
-from explorer.panels._base import AppState
+from explorer.state import AppState
 from explorer.panels.dominance import ALL, PUBLISHED, THROUGHPUT, DominancePanel
 
 
@@ -193,14 +192,14 @@ def test_config_round_trip(small_state):
 # ------------------------------------------------------------------------------ slow work in the background
 def test_small_inputs_stay_synchronous(small_state):
     panel = DominancePanel(state=small_state)
-    assert panel.work * REFERENCE_SECONDS_PER_UNIT < panel.background_seconds and not panel.running
+    assert not panel.needs_compute(panel.work) and not panel.running
     panel.alpha_min.value = -20.0
     assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-20.0)
 
 
 def test_slow_work_waits_for_compute_and_lands_when_it_finishes(small_state):
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.needs_compute = lambda units: True             # every change counts as slow
     before = [c.values.copy() for c in panel.risk_curves]
     panel.risk_view.value = ALL
     assert "press Compute" in panel.status.message and not panel.status.is_error
@@ -217,7 +216,7 @@ def test_cancel_keeps_the_last_curves(small_state):
     import threading
 
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0
+    panel.needs_compute = lambda units: True
     before = [c.values.copy() for c in panel.risk_curves]
     started, release = threading.Event(), threading.Event()
     masked = panel._cache.displacements
@@ -244,7 +243,7 @@ def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_st
     import threading
 
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0
+    panel.needs_compute = lambda units: True
     started, release = threading.Event(), threading.Event()
     masked = panel._cache.displacements
 
@@ -264,7 +263,7 @@ def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_st
     panel.wait(30)
     assert "press Compute" in panel.status.message       # re-planned for the current settings when it ended
     assert panel.risk_curves[0].grid[1] == pytest.approx(-10.0)
-    panel.background_seconds = 10.0                      # what is left is quick (displacements are cached)
+    panel.needs_compute = lambda units: False            # what is left is quick (displacements are cached)
     panel.alpha_min.value = -40.0
     assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-40.0)
 
@@ -277,7 +276,7 @@ def test_full_adult_is_estimated_slow_and_computed_behind_the_button():
     panel = DominancePanel(state=state)                  # the default 5,000-record sample: at once
     assert not panel.running and "5,000 of 32,561" in panel.status.message
     panel.max_records.value = 0
-    assert panel.work * REFERENCE_SECONDS_PER_UNIT > panel.background_seconds      # decided on the work
+    assert panel.needs_compute(panel.work)                                        # decided on the work
     assert "press Compute" in panel.status.message and THROUGHPUT.describe(panel.work) in panel.status.message
     assert "5,000 of 32,561" not in panel.status.message and len(panel.risk_curves) == 2
     panel.compute_button.click()
@@ -356,7 +355,7 @@ def test_panel_text_cites_papers_by_authors_and_year():
 
 
 def test_a_forged_click_on_the_disabled_compute_button_does_not_run(small_state):
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
 
     panel = DominancePanel(state=small_state)
     guard_widgets(panel.widget, panel.status)
@@ -378,7 +377,7 @@ def _greyed(panel) -> list[bool]:
 def test_slow_work_marks_the_views_out_of_date_until_computed(small_state):
     panel = DominancePanel(state=small_state)
     assert not panel.stale.stale and not any(_greyed(panel))
-    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.needs_compute = lambda units: True             # every change counts as slow
     panel.beta.value = 0.5
     panel.risk_view.value = ALL
     assert panel.stale.stale and all(_greyed(panel))
@@ -391,7 +390,7 @@ def test_slow_work_marks_the_views_out_of_date_until_computed(small_state):
 
 def test_a_new_shared_data_set_is_read_from_the_state_or_marked_out_of_date(small_state):
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0
+    panel.needs_compute = lambda units: True
     rng = np.random.default_rng(7)
     frame = pd.DataFrame(rng.normal(size=(120, 2)), columns=["u", "v"])
     small_state.dataset = with_info(frame, dataset_info(frame))
@@ -412,7 +411,7 @@ def test_a_superseded_background_result_never_reaches_the_views(small_state, mon
     import explorer.panels.dominance as module
 
     panel = DominancePanel(state=small_state)
-    panel.background_seconds = 0.0                       # every change counts as slow
+    panel.needs_compute = lambda units: True             # every change counts as slow
     shown = panel.risk_curves
     started, release, returned = threading.Event(), threading.Event(), []
     real = module.compare_maskings
@@ -538,3 +537,105 @@ def test_texts_use_the_one_number_format_and_no_underscores_or_raw_words(small_s
     result = panel.risk_verdicts
     assert result and all(not re.search(r"\d[eE][+-]?\d", s) for s in result)
     assert f"α = {format_value(-50.0)}" in panel.risk_verdict.value or "cross" in panel.risk_verdict.value
+
+
+# ------------------------------------------------------------------------------- the Panel contract
+def test_a_configuration_of_another_source_loads_whole_and_a_bad_one_changes_nothing(small_state):
+    from explorer.errors import ConfigurationError
+
+    paper = DominancePanel(state=small_state, source="ruiz")
+    paper.risk_view.value = "2"
+    paper.loss_view.value = "1,2"
+    config = paper.config()
+    assert config["methods"][0] == PUBLISHED and len(config["parameters"]) == 4
+    panel = DominancePanel(state=small_state)            # the shared data: "As published" is not a choice yet
+    before = panel.config()
+    for bad, words in [({"methods": ["nope"] * 4}, "methods must list methods among"),
+                       ({"methods": [PUBLISHED, "identity", "identity", "identity"]}, "got 'published'"),
+                       ({"risk_view": "7"}, "risk_view must be one of"),
+                       ({"parameters": [0.5, "x", 1, 1]}, "parameters must be a number"),
+                       ({"source": "ruiz", "beta": 3.0}, "beta must be between -10 and 1, got 3")]:
+        with pytest.raises(ConfigurationError, match=words):
+            panel.apply_config(bad)
+        assert panel.config() == before                  # all or nothing
+    panel.apply_config(config)
+    assert panel.config() == config and panel.methods[0].value == PUBLISHED
+    assert [c.label for c in panel.risk_curves][0] == "published Y" and "attribute X3" in panel.risk_ax.get_title()
+    assert panel.risk_curves[0].values[np.argmin(np.abs(panel.risk_curves[0].grid - 1))] == pytest.approx(1.6)
+
+
+def test_each_figure_is_described_and_tabled_from_the_comparison_it_draws(small_state):
+    from explorer.panels._format import format_value
+
+    panel = DominancePanel(state=small_state)
+    assert panel.missing_hooks() == []
+    risk = panel.table("risk")
+    assert list(risk.columns) == [c.label for c in panel.risk_curves]
+    for curve, line in zip(panel.risk_curves, panel.risk_artists.lines):
+        assert np.array_equal(risk[curve.label].to_numpy(), curve.values)
+        x, y = line.get_data()
+        assert np.array_equal(risk.loc[np.isfinite(risk.index), curve.label].to_numpy(), y)   # what is drawn
+    text = panel.describe("risk")
+    assert text.startswith("Line chart, D(α): attribute a") and panel.risk_verdicts[0] in text
+    assert f"{panel.risk_curves[0].label} {format_value(risk.iloc[-1, 0])}" in text           # D at α = 1
+    loss = panel.table("loss")
+    assert np.array_equal(loss.iloc[:, 1].to_numpy(), panel.loss_curves[1].values) and loss.index.name == "θ"
+    assert panel.loss_verdicts[0] in panel.describe("loss")
+    calibration = panel.table("calibration")
+    assert calibration["D(α₁, β)"].tolist() == [p.risk for p in panel.points]
+    assert calibration["least loss meeting the target"].sum() == 1
+    assert panel.calibration_artists.points.get_offsets().tolist() == calibration[["D(α₁, β)", "I(θ₂, π)"]].values.tolist()
+    assert panel.best.label in panel.describe("calibration") and "2 point(s)" in panel.describe("calibration")
+    png = panel.export_figure("calibration", "png")
+    assert png.startswith(b"\x89PNG")
+
+
+def test_one_attribute_loss_figure_says_why_it_is_empty():
+    frame = pd.DataFrame({"x": np.arange(50.0)})
+    state = AppState()
+    state.dataset = with_info(frame, dataset_info(frame))
+    panel = DominancePanel(state=state)
+    assert panel.table("loss").empty and "at least two attributes" in panel.describe("loss")
+
+
+def _run(code: str) -> dict:
+    namespace: dict = {}
+    exec(compile(code, "<code of the view>", "exec"), namespace)
+    return namespace
+
+
+def _same_view(panel, result) -> None:
+    assert [c.label for c in result.risk_curves] == [c.label for c in panel.risk_curves]
+    for mine, theirs in zip(panel.risk_curves + panel.loss_curves, result.risk_curves + result.loss_curves):
+        assert np.array_equal(mine.grid, theirs.grid) and np.array_equal(mine.values, theirs.values)
+    assert list(result.points) == panel.points and result.best == panel.best
+    assert result.risk_sentences() == panel.result["comparison"].risk_sentences()
+
+
+def test_code_reproduces_the_view_of_a_paper_example(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    panel = DominancePanel()
+    panel.risk_view.value = "2"
+    panel.beta.value = -2.0
+    code = panel.code()
+    assert "ruiz_example()" in code and "explorer.panels" not in code
+    _same_view(panel, _run(code)["result"])
+    assert (tmp_path / "dominance.png").exists()
+
+
+def test_code_reproduces_the_view_of_a_built_in_data_set_and_a_sweep(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    state = AppState()
+    state.select_dataset("Synthetic normal (n=1000, m=3)")
+    panel = DominancePanel(state=state, max_records=300, seed=4)
+    panel.n_configs.value = 3
+    panel.loss_view.value = ALL
+    code = panel.code()
+    assert "load_builtin('Synthetic normal (n=1000, m=3)')" in code and "sample_records(X, 300, 4)" in code
+    _same_view(panel, _run(code)["result"])
+    panel.mode.value = "sweep"
+    panel.sweep_values.value = "0.1, 0.5, 1"
+    panel.risk_target.value = panel.points[1].risk
+    code = panel.code()
+    assert "sweep=True" in code and "result.points, target=result.risk_target" in code
+    _same_view(panel, _run(code)["result"])

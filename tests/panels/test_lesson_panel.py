@@ -177,3 +177,91 @@ def test_lessons_page_lists_the_lessons_in_order_and_steps():
     page.show("nope")
     assert "No lesson" in page.status.message and page.status.is_error
     assert isinstance(lessons_widget(), widgets.VBox)
+
+
+# ---------------------------------------------------------------------------------- the Panel contract
+def test_the_lessons_page_is_a_panel_whose_lesson_is_its_configuration():
+    from explorer.errors import ConfigurationError
+    from explorer.panels.base import Panel
+
+    page = LessonsPage()
+    assert isinstance(page, Panel) and isinstance(page.panels[KEYS[0]], Panel)
+    assert page.controls["lesson"].widget is page.selector and page.config() == {"lesson": KEYS[0]}
+    page.apply_config({"lesson": KEYS[1]})
+    assert page.selector.value == KEYS[1] and page.body.children[0] is page.panels[KEYS[1]].widget
+    assert page.next.disabled is False and page.previous.disabled is False
+    with pytest.raises(ConfigurationError, match="lesson must be one of .* got 'nope'"):
+        page.apply_config({"lesson": "nope"})
+    assert page.config() == {"lesson": KEYS[1]}                       # a refused configuration changes nothing
+
+
+def _on_contract_lesson(monkeypatch):
+    """The first lesson, its live panel replaced by one on the Panel contract (What does epsilon mean?)."""
+    import dataclasses
+
+    import explorer.panels.lesson as module
+    from explorer.panels.registry import entry
+
+    monkeypatch.setitem(module.PANELS, "epsilon_meaning", (entry("epsilon_meaning").module,
+                                                          entry("epsilon_meaning").class_name))
+    first = L.lesson(KEYS[0])
+    return dataclasses.replace(first, preset=L.Preset(panel="epsilon_meaning", shows="ε read through every model.",
+                                                      kwargs=(("n", 500),), controls=(("epsilon", 2.0),)))
+
+
+def test_a_lessons_figures_text_tables_exports_and_code_are_its_live_panels(monkeypatch):
+    lesson_panel = LessonPanel(_on_contract_lesson(monkeypatch))
+    live = lesson_panel.panel
+    assert live.state.epsilon == 2.0 and lesson_panel.state is live.state
+    assert [view.key for view in lesson_panel.figures()] == [view.key for view in live.figures()]
+    assert len(lesson_panel.figures()) == 3 and lesson_panel.missing_hooks() == live.missing_hooks() == []
+    for index, view in enumerate(live.figures()):
+        assert lesson_panel.describe(index) == live.describe(index)
+        assert lesson_panel.table(view.key).equals(live.table(view.key))
+    assert lesson_panel.figure_view("accuracy") is live.figure_view("accuracy")
+    assert lesson_panel.export_figure(0, "png").startswith(b"\x89PNG")
+    assert lesson_panel.code() == live.code()
+    old = live
+    lesson_panel.reset()                                   # a new live panel: the hooks follow it
+    assert lesson_panel.panel is not old and lesson_panel.state is lesson_panel.panel.state
+    assert lesson_panel.describe(0) == lesson_panel.panel.describe(0)
+
+
+def test_the_lessons_page_serves_the_shown_lessons_hooks(monkeypatch):
+    import explorer.panels.lesson as module
+
+    changed = _on_contract_lesson(monkeypatch)
+    monkeypatch.setattr(module, "lesson", lambda key: changed if key == changed.key else L.lesson(key))
+    page = LessonsPage()
+    live = page.panels[KEYS[0]].panel
+    assert page.live is live and page.code() == live.code() and page.missing_hooks() == []
+    assert page.describe(1) == live.describe(1) and page.table(2).equals(live.table(2))
+
+
+def test_a_lesson_whose_panel_is_not_on_the_contract_says_what_is_missing(built):
+    from explorer.panels.base import Panel
+
+    lesson_panel = built["deniability"]
+    if isinstance(lesson_panel.panel, Panel):                 # migrated: then its hooks are its panel's
+        assert lesson_panel.missing_hooks() == lesson_panel.panel.missing_hooks()
+        return
+    assert lesson_panel.missing_hooks() == ["code"] and lesson_panel.figures() == []
+    with pytest.raises(NotImplementedError, match="RandomizedResponsePanel is not on the Panel contract yet: it has no code"):
+        lesson_panel.code()
+    with pytest.raises(NotImplementedError, match="it has no text description"):
+        lesson_panel.describe(0)
+
+
+def test_the_app_writes_and_loads_the_lesson_shown():
+    from explorer.app import build_app
+
+    app = build_app()
+    page = app.panel("Lessons")
+    page.selector.value = KEYS[1]
+    config = app.export_config()
+    assert config["tabs"]["Lessons"] == {"lesson": KEYS[1]}
+    other = build_app()
+    other.load_config(config)
+    assert other.panel("Lessons").selector.value == KEYS[1]
+    shown = other.panel("Lessons")
+    assert shown.body.children[0] is shown.panels[KEYS[1]].widget and not shown.status.is_error

@@ -76,11 +76,11 @@ def _state(name="Synthetic normal (n=1000, m=3)"):
     return state
 
 
-def test_sources_and_columns():
-    state = _state()
-    panel = PermutationPanel(state=state, source="002")
-    assert panel.analysis.extent.tolist() == [0.0, 0.6, 0.8]
-    panel.source.value = "shared"
+def test_data_sets_and_columns():
+    state = _state("Ruiz (2018) example")
+    panel = PermutationPanel(state=state)
+    assert panel.analysis.extent.tolist() == [0.0, 0.6, 0.8] and panel.method.value == "paper"
+    state.select_dataset("Synthetic normal (n=1000, m=3)")
     assert panel.analysis.X.shape == (1000, 3) and panel.method.value == "additive_noise"
     panel.columns.value = ("X1", "X2")
     assert panel.analysis.X.shape == (1000, 2)
@@ -90,13 +90,55 @@ def test_sources_and_columns():
 
 
 def test_the_papers_example_chosen_in_the_data_tab_brings_its_masked_version():
-    panel = PermutationPanel(state=_state("Domingo-Ferrer and Muralidhar (2016) example"), source="shared")
+    panel = PermutationPanel(state=_state("Domingo-Ferrer and Muralidhar (2016) example"))
     assert panel.method.value == "paper" and panel.analysis.linkage.n_correct == 6
+    assert "Domingo-Ferrer and Muralidhar (2016) example, 20 records" in panel.caption.value
 
 
 def test_no_upload_or_source_of_its_own():
     panel = PermutationPanel(state=_state())
-    assert not hasattr(panel, "upload") and [v for _, v in panel.source.options] == ["004", "002", "shared"]
+    assert not hasattr(panel, "upload") and not hasattr(panel, "source")
+    assert "source" not in panel.config()
+    assert "Synthetic normal (n=1000, m=3)" in panel.data_name.value
+
+
+def test_a_csv_upload_in_the_data_tab_is_what_the_tab_shows():
+    # issue 22: after an upload the tab still showed "20 records, 3 attribute(s)" of a paper's example
+    from explorer.core.datasets import load_csv
+    from explorer.panels.data import DataPanel
+    state = AppState()
+    data = DataPanel(state, dataset="Domingo-Ferrer and Muralidhar (2016) example")
+    panel = PermutationPanel(state=state)
+    assert panel.analysis.X.shape == (20, 3)
+    rows = "\n".join(f"{i},{(7 * i) % 11},{i % 3}" for i in range(12))
+    data.load_frame(load_csv(("a,b,c\n" + rows).encode(), name="mine.csv"), "mine.csv")
+    assert panel.analysis.X.shape == (12, 3) and "12 records, 3 attribute(s)" in panel.status.message
+    assert "Uploaded: mine.csv" in panel.caption.value and panel.method.value != "paper"
+
+
+def test_a_data_set_the_tab_cannot_use_is_said_in_words_with_a_switch():
+    from explorer.core.datasets import load_csv
+    state = _state("Ruiz (2018) example")
+    panel = PermutationPanel(state=state)
+    shown = panel.analysis
+    state.use_frame(load_csv(b"name,town\nann,x\nbob,y\n", name="words.csv"), "words.csv")
+    assert panel.status.is_error and "needs numeric (or ordinal) attributes" in panel.status.message
+    assert "'Uploaded: words.csv' has no numeric or ordinal column" in panel.status.message
+    assert panel.stale.stale and panel.analysis is shown                 # not silently other data: marked
+    assert panel.switch_button.layout.display != "none"
+    panel.switch_button.click()                                          # the shared data set changes
+    assert state.dataset_name == "Domingo-Ferrer and Muralidhar (2016) example"
+    assert panel.analysis.linkage.n_correct == 6 and not panel.stale.stale
+    assert panel.switch_button.layout.display == "none"
+
+
+def test_legacy_source_arguments_and_configuration_entries_are_read():
+    state = AppState()
+    panel = PermutationPanel(state=state, source="002")                 # an older notebook's call
+    assert state.dataset_name == "Ruiz (2018) example" and panel.method.value == "paper"
+    panel.apply_config({"source": "004", "seed": 3})                     # the data set stays the state's
+    assert state.dataset_name == "Ruiz (2018) example" and panel.seed.value == 3
+    assert not panel.status.is_error
 
 
 def test_shared_dataset_numeric_columns_and_notice():
@@ -104,7 +146,7 @@ def test_shared_dataset_numeric_columns_and_notice():
     frame = pd.DataFrame({"a": np.arange(30.0), "b": np.arange(30.0)[::-1] ** 2,
                           "job": pd.Categorical(["x", "y", "z"] * 10), "c": [np.nan] + list(range(29))})
     state.dataset = frame
-    panel = PermutationPanel(state=state, source="shared")
+    panel = PermutationPanel(state=state)
     assert panel.columns.options == ("a", "b", "c")
     assert "non-numeric column(s) left out (job)" in panel.status.message
     assert "1 record(s) with missing values dropped" in panel.status.message
@@ -117,7 +159,7 @@ def test_forged_sizes_are_rechecked_and_work_is_bounded_by_cost(monkeypatch):
     import explorer.panels.permutation as module
     from explorer.panels._base import guard_widgets
     state = _state("UCI Adult")
-    panel = PermutationPanel(state=state, source="shared")
+    panel = PermutationPanel(state=state)
     guard_widgets(panel.widget, panel.status)
     valid = panel.analysis
     panel.max_records.set_state({"max": 3_000_000})
@@ -163,8 +205,8 @@ def test_bad_input_keeps_last_valid_state(panel):
 
 
 def test_empty_shared_dataset_is_a_message():
-    panel = PermutationPanel(source="shared")
-    assert panel.status.is_error and "Data tab has no data set" in panel.status.message
+    panel = PermutationPanel(state=AppState())
+    assert panel.status.is_error and "no data set yet: choose one in the Data tab" in panel.status.message
 
 
 def test_export_tables(panel):
@@ -222,7 +264,7 @@ def test_estimate_keeps_default_sizes_synchronous():
 @pytest.fixture
 def large_panel():
     state = _state("UCI Adult")
-    panel = PermutationPanel(state=state, source="shared")
+    panel = PermutationPanel(state=state)
     panel.columns.value = ("age", "fnlwgt", "hours-per-week")
     return panel
 

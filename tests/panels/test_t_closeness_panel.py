@@ -213,13 +213,19 @@ def test_worst_case_value_can_be_chosen(panel):
     assert panel.config()["worst_value"] == 0
 
 
-def test_switching_data_sets_picks_defaults_and_lowers_k():
+def test_switching_data_sets_shows_the_states_marks_and_lowers_k():
     from explorer.core.datasets import load_builtin
 
     state = AppState()
     state.dataset = load_builtin("Synthetic normal (n=1000, m=3)")
     panel = TClosenessPanel(state=state)
+    # no marks in the state: the tab picks none of its own, says so and offers UCI Adult
+    assert panel.quasi_identifiers.value == () and panel.sensitive.value is None
+    assert panel.status.is_error and "needs quasi-identifiers and a sensitive attribute" in panel.status.message
+    assert panel.switch_button.layout.display != "none" and panel.profile is None
+    state.set_marks(["X1", "X2"], ["X3"])                     # marked in the Data tab: the tab follows
     assert panel.quasi_identifiers.value == ("X1", "X2") and panel.sensitive.value == "X3"   # numeric: binned
+    assert panel.switch_button.layout.display == "none" and not panel.status.is_error
     assert panel.profile.n_records == 1000 and len(panel.profile.categories) == 5
     state.dataset = load_builtin("Domingo-Ferrer and Muralidhar (2016) example")
     assert panel.k.value == 5 and "k lowered from 50 to 5" in panel.status.message
@@ -334,3 +340,41 @@ def test_the_worst_cluster_sentence_names_adults_occupation_label():
     assert categories[worst.value] == "Prof-specialty"          # the largest share: the best guess
     assert note.startswith("Prof-specialty grows by the full factor t = exp(ε/2) = 2.718")
     assert f"value {worst.value}" not in note
+
+
+def test_choosing_uci_adult_puts_its_default_marks_in_the_state_and_the_tab_shows_them():
+    # issue 22: the tab showed age, education-num, hours-per-week, sex / income while the state held none
+    state = AppState()
+    state.select_dataset("Ruiz (2018) example")
+    panel = TClosenessPanel(state=state)
+    state.select_dataset("UCI Adult")
+    marks = (["age", "education-num", "hours-per-week", "sex"], ["income"])
+    assert (state.quasi_identifiers, state.sensitive) == marks
+    config = state.to_config()
+    assert (config["quasi_identifiers"], config["sensitive"]) == marks
+    assert panel.quasi_identifiers.value == tuple(marks[0]) and panel.sensitive.value == "income"
+
+
+def test_the_tab_edits_the_states_marks_not_a_copy():
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    panel = TClosenessPanel(state=state)
+    panel.quasi_identifiers.value = ("age", "sex")
+    panel.sensitive.value = "race"
+    assert state.quasi_identifiers == ["age", "sex"] and state.sensitive[0] == "race"
+    state.set_marks(["age"], ["occupation"])                  # the Data tab's marks: shown here at once
+    assert panel.quasi_identifiers.value == ("age",) and panel.sensitive.value == "occupation"
+
+
+def test_a_data_set_without_marks_is_said_in_words_and_the_switch_brings_adult():
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    panel = TClosenessPanel(state=state)
+    shown = panel.profile
+    state.select_dataset("Ruiz (2018) example")
+    assert panel.status.is_error and "'Ruiz (2018) example' has no quasi-identifier and no sensitive attribute" \
+        in panel.status.message
+    assert panel.stale.stale and panel.profile is None and shown is not None
+    panel.switch_button.click()
+    assert state.dataset_name == "UCI Adult" and state.sensitive == ["income"]
+    assert panel.profile is not None and not panel.stale.stale and not panel.status.is_error

@@ -71,6 +71,7 @@ WHERE = {
     'comparison_work': 'explorer.core.dominance.comparison',
     'comparison_seconds': 'explorer.core.dominance.comparison',
     'config_label': 'explorer.core.dominance.comparison',
+    'numeric_records': 'explorer.core.dominance.comparison',
 }
 
 __all__ = [
@@ -118,6 +119,7 @@ __all__ = [
     'comparison_work',
     'comparison_seconds',
     'config_label',
+    'numeric_records',
 ]
 
 __getattr__, __dir__ = lazy_exports(__name__, WHERE)

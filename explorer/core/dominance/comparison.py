@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
+import pandas as pd
 
 from explorer._validation import check_number
 from explorer.core.dominance.calibration import CalibrationPoint, best_calibration
 from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT, curve_work, masking_work
+from explorer.core.datasets import dataset_info
 from explorer.core.dominance.displacement import displacement_matrix
 from explorer.core.dominance import DominanceResult, dominance
 from explorer.core.masking import MASKING_METHODS, mask
@@ -48,10 +50,10 @@ from explorer.core.dominance.risk_loss import (
     tally,
     tally_differences,
 )
-from explorer.errors import CancelledError, InvalidParameterError
+from explorer.errors import CancelledError, DatasetError, ExplorerTypeError, InvalidParameterError
 
 __all__ = ["PUBLISHED", "MaskingConfig", "ComparisonCache", "MaskingComparison", "compare_maskings",
-           "comparison_work", "comparison_seconds", "config_label"]
+           "comparison_work", "comparison_seconds", "config_label", "numeric_records"]
 
 #: Pseudo-method: the masked data printed in a paper's example (passed as ``published``).
 PUBLISHED = "published"
@@ -75,6 +77,57 @@ def config_label(method: str, parameter: float | None) -> str:
         return spec.label
     value = np.format_float_positional(float(parameter), precision=6, trim="-")
     return f"{spec.label}, {spec.parameter.replace('_', ' ')} = {value}"
+
+
+def numeric_records(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
+                    name: str = "the data set") -> tuple[np.ndarray, list[str]]:
+    """The data a comparison reads: the complete records of a frame's numeric attributes, as a matrix.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The data set.
+    columns : sequence of str, optional
+        Its numeric attributes; default those of :func:`explorer.core.datasets.dataset_info` (the roles a
+        loader attached, else inferred from the dtypes).  Columns not in ``frame`` are left out.
+    name : str
+        What to call the data set in messages.
+
+    Returns
+    -------
+    X : numpy.ndarray, shape (n, m), float
+        The records with a value in every one of those attributes (the others are left out), in order.
+    columns : list of str
+        The attributes, in the order of ``X``'s columns.
+
+    Raises
+    ------
+    DatasetError
+        When the frame has no numeric attribute, or fewer than 2 complete records in them (a displacement
+        needs two records to rank).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"age": [30, 40, None, 50], "city": ["a", "b", "c", "d"], "pay": [1.0, 2.0, 3.0, 4.0]})
+    >>> X, columns = numeric_records(frame)
+    >>> columns, X.tolist()
+    (['age', 'pay'], [[30.0, 1.0], [40.0, 2.0], [50.0, 4.0]])
+    >>> numeric_records(frame[["city"]])
+    Traceback (most recent call last):
+    ...
+    explorer.errors.DatasetError: the data set has no numeric attributes
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise ExplorerTypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    if columns is None:
+        columns = dataset_info(frame).numeric
+    numeric = [c for c in columns if c in frame.columns]
+    if not numeric:
+        raise DatasetError(f"{name} has no numeric attributes")
+    complete = frame[numeric].dropna()
+    if len(complete) < 2:
+        raise DatasetError(f"{name} has fewer than 2 complete records in its numeric attributes")
+    return complete.to_numpy(dtype=float), [str(c) for c in numeric]
 
 
 @dataclass(frozen=True)
