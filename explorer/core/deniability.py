@@ -40,7 +40,13 @@ __all__ = [
     "DeniabilityCurve",
     "DESIGNS",
     "deniability_curve",
+    "perfect_secrecy_matrix",
+    "MatrixReading",
+    "read_matrix",
 ]
+
+#: Epsilons above this give the odds bound e^700 (a float overflows near e^709.8).
+LARGE_EPSILON = 700.0
 
 
 def entropy(distribution: ArrayLike, axis: int = -1) -> np.ndarray | float:
@@ -425,3 +431,147 @@ def deniability_curve(n_categories: int, prior: ArrayLike | None, epsilons: Arra
     name = design if isinstance(design, str) else getattr(design, "__name__", "custom")
     return DeniabilityCurve(epsilons=eps, conditional_entropy=cond, min_entropy=min_h, max_guessing=guess,
                             prior_entropy=float(entropy(pi)), design=name)
+
+
+# --------------------------------------------------------------------------- one matrix, read whole
+
+
+def perfect_secrecy_matrix(n_categories: int) -> np.ndarray:
+    """An RR matrix with perfect secrecy: every row (r, r - 1, ..., 1) / (r (r + 1) / 2).
+
+    Equal rows make every column constant, so epsilon = 0 and every report's posterior is the prior
+    (Domingo-Ferrer and Soria-Comas (2018), Section II-A b)); the columns differ, so the reports are not
+    all alike, yet they say nothing about X (and the matrix is singular).
+
+    Parameters
+    ----------
+    n_categories : int
+        r, 2 to 64.
+
+    Returns
+    -------
+    numpy.ndarray, shape (r, r)
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
+    Examples
+    --------
+    >>> perfect_secrecy_matrix(3).round(4).tolist()
+    [[0.5, 0.3333, 0.1667], [0.5, 0.3333, 0.1667], [0.5, 0.3333, 0.1667]]
+    >>> epsilon_of(perfect_secrecy_matrix(3))
+    0.0
+    """
+    r = check_int(n_categories, "n_categories", minimum=2, maximum=MAX_CATEGORIES)
+    row = np.arange(r, 0, -1, dtype=float)
+    return np.tile(row / row.sum(), (r, 1))
+
+
+@dataclass(frozen=True)
+class MatrixReading:
+    """What an RR matrix tells about X for a prior (see :func:`read_matrix`).
+
+    Attributes
+    ----------
+    matrix : ndarray
+        P, ``P[u, v] = Pr(Y = v | X = u)``.
+    prior : ndarray
+        pi, the distribution of X (sums to 1).
+    epsilon : float
+        epsilon of P (Eq. 6).
+    column : int
+        The column attaining epsilon.
+    odds_bound : float
+        e^epsilon (e^700 beyond epsilon = 700, infinite for an infinite epsilon): the largest factor a report
+        multiplies the odds between two answers by.
+    posterior : ndarray
+        Q[v, u] = Pr(X = u | Y = v) (Eq. 3); NaN rows for impossible reports.
+    entropies : ndarray
+        H(X | Y = v) per report (Eq. 4), bits.
+    prior_entropy : float
+        H(X), bits.
+    conditional_entropy : float
+        H(X | Y), bits.
+    guessing : ndarray
+        max_u Pr(X = u | Y = v) per report.
+    best_guess : float
+        The largest of ``guessing``: the best guess after the most telling report.
+    misinformative : ndarray of bool
+        Reports with H(X | Y = v) > H(X).
+    n_misinformative : int
+        How many reports are misinformative.
+    perfect_secrecy : bool
+        Whether every report's posterior is the prior.
+    singular : bool
+        Whether P cannot be inverted (only the iterative Bayesian update estimates then).
+    """
+
+    matrix: np.ndarray
+    prior: np.ndarray
+    epsilon: float
+    column: int
+    odds_bound: float
+    posterior: np.ndarray
+    entropies: np.ndarray
+    prior_entropy: float
+    conditional_entropy: float
+    guessing: np.ndarray
+    best_guess: float
+    misinformative: np.ndarray
+    n_misinformative: int
+    perfect_secrecy: bool
+    singular: bool
+
+
+def read_matrix(matrix: ArrayLike, prior: ArrayLike | None = None) -> MatrixReading:
+    """Read an RR matrix for a prior: its epsilon, the posterior, the deniability of each report, and more.
+
+    Parameters
+    ----------
+    matrix : array_like, shape (r, r)
+        A row-stochastic RR matrix.
+    prior : array_like, shape (r,), optional
+        The distribution of X (weights are rescaled; uniform when omitted).
+
+    Returns
+    -------
+    MatrixReading
+        Every quantity the randomized-response tab shows for this matrix.
+
+    Notes
+    -----
+    epsilon and its column by Eq. (6), the posterior by Eq. (3), H(X | Y = v) by Eq. (4) of
+    Domingo-Ferrer and Soria-Comas (2018); misinformative reports and perfect secrecy as in its
+    Section II-A.
+
+    References
+    ----------
+    .. [1] J. Domingo-Ferrer and J. Soria-Comas, "Connecting randomized response, post-randomization,
+       differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
+
+    Examples
+    --------
+    >>> reading = read_matrix(example1_matrix())
+    >>> round(reading.epsilon, 4), reading.column, round(reading.odds_bound, 3), round(reading.best_guess, 3)
+    (2.0, 0, 7.389, 0.881)
+    >>> reading.entropies.round(3).tolist(), reading.n_misinformative, reading.singular
+    ([0.527, 0.769], 0, False)
+    """
+    from explorer.core.rr.mechanisms import epsilon_column
+    from explorer.core.rr.simulation import is_singular
+
+    p, pi = _matrix_and_prior(matrix, prior)
+    weights = pi if prior is None else prior       # each function below rescales the prior once, as alone
+    epsilon = epsilon_of(p)
+    guessing = guessing_probability(p, weights)
+    misinformative = misinformative_reports(p, weights)
+    return MatrixReading(
+        matrix=p, prior=pi, epsilon=epsilon, column=epsilon_column(p),
+        odds_bound=math.inf if math.isinf(epsilon) else math.exp(min(epsilon, LARGE_EPSILON)),
+        posterior=posterior_matrix(p, weights), entropies=deniability_entropies(p, weights),
+        prior_entropy=float(entropy(pi)), conditional_entropy=conditional_entropy(p, weights),
+        guessing=guessing, best_guess=float(np.nanmax(guessing)), misinformative=misinformative,
+        n_misinformative=int(np.sum(misinformative)), perfect_secrecy=is_perfect_secrecy(p, weights),
+        singular=is_singular(p))

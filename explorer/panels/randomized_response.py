@@ -1,37 +1,39 @@
 """The "Randomized response" tab: design an RR matrix and see its epsilon, posterior and deniability.
 
-Wiring only: every number comes from :mod:`explorer.core.rr`
-and :mod:`explorer.core.deniability`; every drawing from
-:mod:`explorer.plotting.randomized_response`.  A bad value (in a control or in
-the custom matrix) is shown in words on the status line and the last valid
-picture stays.
+Wiring only: every number comes from :mod:`explorer.core.rr` and :mod:`explorer.core.deniability`
+(:func:`~explorer.core.deniability.read_matrix`, :func:`~explorer.core.deniability.deniability_curve`,
+:func:`~explorer.core.rr.simulation.simulate_estimation`); every drawing from
+:mod:`explorer.plotting.randomized_response`.  A bad value (in a control or in the custom matrix) is shown
+in words on the status line and the last valid picture stays.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from explorer._validation import check_int, check_probability, check_weights
+from explorer._validation import check_distribution, check_int, check_probability
 from explorer.core import deniability as den
 from explorer.core import rr
 from explorer.core.datasets import dataset_info
-from explorer.core.rr.simulation import MAX_SAMPLE, is_singular, simulate_estimation
-from explorer.errors import (
-    ConfigurationError,
-    DatasetError,
-    ExplorerError,
-    InvalidParameterError,
-)
-from explorer.panels._base import (AppState, StaleMark, StatusLine, close_tree, epsilon_slider, escape, guarded,
-                                   make_figure)
+from explorer.core.epsilon_meaning import attribute_codes
+from explorer.core.rr.estimation import code_frequencies
+from explorer.core.rr.simulation import MAX_SAMPLE, simulate_estimation
+from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
+from explorer.panels.base import Panel, on_change
+from explorer.panels.controls import epsilon_slider
+from explorer.panels.figures import make_figure
+from explorer.panels.matrix_editor import INVALID_ROW_CSS, MatrixEditor
+from explorer.panels.snippets import dataset_load_code
+from explorer.panels.status import escape, guarded
 from explorer.plotting import randomized_response as plots
-from explorer.state import EPSILON_MAX, check_shared_epsilon
+from explorer.state import EPSILON_MAX, AppState, check_shared_epsilon
 
 __all__ = ["RandomizedResponsePanel"]
 
@@ -46,6 +48,47 @@ METHOD_LABELS = {"inversion": "plain inversion", "clip": "clip and rescale", "si
 PRESET_EXAMPLE1 = "Example 1 (ε = 2)"
 PRESET_SECRECY = "Perfect secrecy"
 CURVE_EPSILONS = np.linspace(0.0, EPSILON_MAX, 201)
+#: The figures (key -> title): four share the main figure, the estimates have their own.
+FIGURES = {"matrix": "The randomized response matrix P = Pr(Y = v | X = u), the column attaining ε framed",
+           "posterior": "The posterior Pr(X = u | Y = v) of each report",
+           "deniability": "Deniability H(X | Y = v) of each report against H(X)",
+           "curve": "Deniability as ε grows, with the current ε marked",
+           "estimates": "The true distribution and the four estimates of one simulated survey"}
+
+
+#: The snippet of :meth:`RandomizedResponsePanel.code`: the view ...
+CODE = """import numpy as np
+from matplotlib.figure import Figure
+
+from explorer.core.deniability import deniability_curve, read_matrix
+{imports}from explorer.core.rr.simulation import simulate_estimation
+from explorer.plotting.randomized_response import (plot_deniability, plot_deniability_curve, plot_estimates,
+                                                  plot_matrix, plot_posterior)
+{load}
+labels = {labels!r}
+matrix = {matrix}
+prior = np.array({prior!r})   # prior: {prior_name}
+reading = read_matrix(matrix, prior)
+curve = deniability_curve({r}, prior, np.linspace(0.0, {epsilon_max!r}, {points}))
+figure = Figure(figsize=(10, 6.6), layout="constrained")
+(ax_matrix, ax_posterior), (ax_deniability, ax_curve) = figure.subplots(2, 2)
+plot_matrix(ax_matrix, reading.matrix, epsilon=reading.epsilon, column=reading.column, labels=labels)
+plot_posterior(ax_posterior, reading.posterior, labels=labels)
+plot_deniability(ax_deniability, reading.entropies, reading.prior_entropy, reading.misinformative, labels=labels)
+plot_deniability_curve(ax_curve, curve.epsilons, curve.conditional_entropy, curve.min_entropy, curve.max_guessing,
+                       curve.prior_entropy, len(labels), current=reading.epsilon,
+                       current_entropy=reading.conditional_entropy)
+figure.savefig("randomized-response.png")
+"""
+#: ... and the simulated survey, when one is shown.
+SIMULATION_CODE = """
+# one simulated survey: randomize, estimate by the four methods
+sim = simulate_estimation(matrix, {n}, {run}, rng={seed})
+estimates = Figure(figsize=(10, 3), layout="constrained")
+plot_estimates(estimates.add_subplot(), {{"true": sim.true, **sim.estimates}},
+               {{method: sim.half_width for method in sim.estimates}}, labels=labels)
+estimates.savefig("estimates.png")
+"""
 
 
 def _parse_list(text: str) -> list[str]:
@@ -58,8 +101,20 @@ def _epsilon_text(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-class RandomizedResponsePanel:
+def _non_negative(key: str):
+    def check(value: int) -> int:
+        if value < 0:
+            raise ConfigurationError(f"{key} must be >= 0, got {value}")
+        return value
+    return check
+
+
+class RandomizedResponsePanel(Panel):
     """Matrix designer, epsilon, posterior, deniability and frequency estimation, live.
+
+    Its configuration is ``attribute``, ``n_categories``, ``labels``, ``prior``, ``prior_weights``,
+    ``design``, ``p``, ``matrix``, ``n_samples`` and ``seed``; the epsilon is the state's.  Five figures:
+    ``matrix``, ``posterior``, ``deniability``, ``curve`` (one canvas) and ``estimates``.
 
     Parameters
     ----------
@@ -77,52 +132,57 @@ class RandomizedResponsePanel:
     """
 
     def __init__(self, state: AppState | None = None, *, n_categories: int = 3):
-        self.state = state if state is not None else AppState()
-        self.status = StatusLine()
-        self._building = True
-        self.matrix: np.ndarray | None = None          # last valid state
+        super().__init__(state)
+        self.reading: den.MatrixReading | None = None   # the last valid view, and the prior it was read with
         self.prior: np.ndarray | None = None
+        self.curve: den.DeniabilityCurve | None = None
         self.labels: list[str] = []
         self.simulation: dict[str, Any] | None = None  # drawn values; ["result"] is core's EstimationSimulation
-
         style = {"description_width": "initial"}
-        # ---------------------------------------------------------------- controls
-        self.attribute = widgets.Dropdown(options=[NO_ATTRIBUTE], value=NO_ATTRIBUTE, description="Attribute",
-                                          style=style, layout=widgets.Layout(width="260px"))
-        self.n_categories = widgets.IntSlider(value=n_categories, min=MIN_CATEGORIES, max=MAX_CATEGORIES,
-                                              description="categories r", style=style, continuous_update=True)
-        self.category_labels = widgets.Text(value="", placeholder="labels, comma-separated (default 1..r)",
-                                            description="Labels", continuous_update=False, style=style,
-                                            layout=widgets.Layout(width="360px"))
-        self.prior_source = widgets.Dropdown(options=PRIOR_OPTIONS, value="uniform", description="Prior",
-                                             style=style, layout=widgets.Layout(width="230px"))
-        self.prior_weights = widgets.Text(value="", placeholder="weights, e.g. 5, 3, 2", description="Weights",
-                                          continuous_update=False, style=style, layout=widgets.Layout(width="300px"))
-        self.design = widgets.Dropdown(options=DESIGN_OPTIONS, value="optimal", description="Design", style=style,
-                                       layout=widgets.Layout(width="260px"))
-        # The shared epsilon has one home, the state: the slider is a view of state.epsilon and the
-        # typed box writes through the state's check (no copy of epsilon is kept in this tab).
-        self.epsilon = epsilon_slider(self.state, self.status)
+
+        # ---------------------------------------------------------------- controls, each declared once
+        self.attribute = self.control("attribute", widgets.Dropdown(
+            options=[NO_ATTRIBUTE], value=NO_ATTRIBUTE, description="Attribute", style=style,
+            layout=widgets.Layout(width="260px")))
+        self.n_categories = self.control("n_categories", widgets.IntSlider(
+            value=n_categories, min=MIN_CATEGORIES, max=MAX_CATEGORIES, description="categories r", style=style,
+            continuous_update=True))
+        self.category_labels = self.control("labels", widgets.Text(
+            value="", placeholder="labels, comma-separated (default 1..r)", description="Labels",
+            continuous_update=False, style=style, layout=widgets.Layout(width="360px")))
+        self.prior_source = self.control("prior", widgets.Dropdown(
+            options=PRIOR_OPTIONS, value="uniform", description="Prior", style=style,
+            layout=widgets.Layout(width="230px")))
+        self.prior_weights = self.control("prior_weights", widgets.Text(
+            value="", placeholder="weights, e.g. 5, 3, 2", description="Weights", continuous_update=False,
+            style=style, layout=widgets.Layout(width="300px")))
+        self.design = self.control("design", widgets.Dropdown(
+            options=DESIGN_OPTIONS, value="optimal", description="Design", style=style,
+            layout=widgets.Layout(width="260px")))
+        # The shared epsilon has one home, the state: the slider is a view of state.epsilon and the typed
+        # box writes through the state's check (no copy of epsilon is kept in this tab).
+        self.epsilon = self.control("epsilon", epsilon_slider(self.state, self.status), state="epsilon")
         self.epsilon.continuous_update = True       # the picture is blitted: fast enough to follow the drag
         self.epsilon_text = widgets.Text(value=_epsilon_text(self.state.epsilon), description="typed ε",
                                          continuous_update=False, style=style, layout=widgets.Layout(width="170px"))
+        self.p = self.control("p", widgets.FloatSlider(
+            value=0.5, min=0.0, max=1.0, step=0.01, description="p", readout_format=".2f", continuous_update=True))
+        self.matrix_grid = self.control("matrix", MatrixEditor(
+            rr.optimal_matrix(n_categories, check_shared_epsilon(self.state.epsilon)), prefix="explorer-rr"))
+        self.n_samples = self.control("n_samples", widgets.IntText(
+            value=10_000, description="sample size n", style=style, layout=widgets.Layout(width="200px")),
+            check=_non_negative("n_samples"))
+        self.seed = self.control("seed", widgets.IntText(
+            value=0, description="seed", style=style, layout=widgets.Layout(width="140px")),
+            check=_non_negative("seed"))
         self.epsilon_label = widgets.HTML()
-        self.p = widgets.FloatSlider(value=0.5, min=0.0, max=1.0, step=0.01, description="p",
-                                     readout_format=".2f", continuous_update=True)
         self.normalise_rows = widgets.Button(description="normalise rows", icon="balance-scale")
-        self.matrix_grid = widgets.VBox()
-        self.cells: list[list[widgets.FloatText]] = []
-        self.row_sums: list[widgets.HTML] = []
-        self.n_samples = widgets.IntText(value=10_000, description="sample size n", style=style,
-                                         layout=widgets.Layout(width="200px"))
-        self.seed = widgets.IntText(value=0, description="seed", style=style, layout=widgets.Layout(width="140px"))
         self.simulate = widgets.Button(description="Compute", button_style="primary", icon="play")
-        self.simulation_stale = StaleMark()       # the simulation on screen was made with other inputs
+        self.simulation_stale = self.stale          # the simulation on screen was made with other inputs
         self.preset_example1 = widgets.Button(description=PRESET_EXAMPLE1, layout=widgets.Layout(width="auto"),
                                               tooltip="Example 1 of Domingo-Ferrer and Soria-Comas (2018)")
         self.preset_secrecy = widgets.Button(description=PRESET_SECRECY, layout=widgets.Layout(width="auto"))
         self.estimate_info = widgets.HTML()
-
         for w, name in [(self.attribute, "attribute"), (self.n_categories, "categories"),
                         (self.category_labels, "labels"), (self.prior_source, "prior"),
                         (self.prior_weights, "weights"), (self.design, "design"), (self.epsilon, "epsilon"),
@@ -133,7 +193,7 @@ class RandomizedResponsePanel:
                         (self.estimate_info, "estimate-info")]:
             w.add_class(f"explorer-rr-{name}")
 
-        # ---------------------------------------------------------------- figures
+        # ---------------------------------------------------------------- figures: made once, updated in place
         self.figure, self.canvas = make_figure(10.0, 6.6)
         axes = self.figure.subplots(2, 2)
         self.ax_matrix, self.ax_posterior = axes[0]
@@ -145,8 +205,7 @@ class RandomizedResponsePanel:
         self.ax_estimates.set_axis_off()
         self.blitter = plots.BlitManager(self.figure)
         for figure in (self.figure, self.estimate_figure):
-            figure.canvas.mpl_connect("draw_event", self._layout_done)
-        self._curve_cache: tuple | None = None     # (r, prior bytes, curve): the curve does not move with ε
+            figure.canvas.mpl_connect("draw_event", plots.layout_done)
         self._static_key: tuple | None = None
         self._drawn_key: tuple | None = None        # (matrix, prior, labels) the figure shows
         self.n_skipped = 0                           # updates that changed nothing drawn (not redrawn)
@@ -155,6 +214,12 @@ class RandomizedResponsePanel:
         self.deniability_artists: plots.DeniabilityArtists | None = None
         self.curve_artists: plots.CurveArtists | None = None
         self.estimate_artists: plots.EstimateArtists | None = None
+        for key, ax in (("matrix", self.ax_matrix), ("posterior", self.ax_posterior),
+                        ("deniability", self.ax_deniability), ("curve", self.ax_curve)):
+            self.add_figure(key, FIGURES[key], self.figure, canvas=self.canvas, axes=ax,
+                            describe=lambda key=key: self._describe(key), table=lambda key=key: self._table(key))
+        self.add_figure("estimates", FIGURES["estimates"], self.estimate_figure, canvas=self.estimate_canvas,
+                        describe=lambda: self._describe("estimates"), table=lambda: self._table("estimates"))
 
         # ---------------------------------------------------------------- wiring
         self.attribute.observe(self._on_attribute, names="value")
@@ -162,13 +227,14 @@ class RandomizedResponsePanel:
         for w in (self.category_labels, self.prior_source, self.prior_weights, self.p):
             w.observe(self._on_change, names="value")
         self.design.observe(self._on_design, names="value")
+        self.matrix_grid.on_cell_change(self._on_cell)
         self.epsilon_text.observe(self._on_epsilon_text, names="value")
-        self.state.observe(self._on_state_epsilon, names="epsilon")
+        self.state.observe(self._on_change, names="epsilon")
         self.state.observe(self._on_dataset, names="dataset")
         self.normalise_rows.on_click(self._on_normalise)
         self.simulate.on_click(self._on_simulate)
         for control in (self.n_samples, self.seed):
-            control.observe(lambda _: self._check_simulation(), names="value")
+            control.observe(self._on_simulation_input, names="value")
         self.preset_example1.on_click(lambda _: self.apply_preset(PRESET_EXAMPLE1))
         self.preset_secrecy.on_click(lambda _: self.apply_preset(PRESET_SECRECY))
 
@@ -189,42 +255,46 @@ class RandomizedResponsePanel:
         simulation = widgets.VBox([
             widgets.HBox([self.n_samples, self.seed, self.simulate], layout=widgets.Layout(align_items="center")),
             self.simulation_stale.widget, self.estimate_info, self.estimate_canvas])
-        css = widgets.HTML("<style>.explorer-rr-invalid-row input{border:2px solid #b00020 !important;"
-                           "background:#fdecea}</style>")
+        css = widgets.HTML(INVALID_ROW_CSS.format(prefix="explorer-rr"))
         self.widget = widgets.VBox([css, controls, self.epsilon_label, self.status.widget, self.canvas, simulation])
         self.widget.add_class("explorer-rr-panel")
 
-        self._refresh_attributes()
-        self._rebuild_grid(rr.optimal_matrix(self.n_categories.value, self._current_epsilon()))
-        self._show_design_controls()
-        self._building = False
-        self._recompute()
+        with self.busy():
+            self._refresh_attributes()
+        self.refresh()
 
     # ================================================================== reading controls
+    @property
+    def cells(self) -> list[list[widgets.FloatText]]:
+        """The custom matrix's cells, ``cells[u][v]``."""
+        return self.matrix_grid.cells
+
+    @property
+    def row_sums(self) -> list[widgets.HTML]:
+        """The custom matrix's row sums."""
+        return self.matrix_grid.row_sums
+
+    @property
+    def matrix(self) -> np.ndarray | None:
+        """The RR matrix of the view on screen (None before the first valid one)."""
+        return None if self.reading is None else self.reading.matrix
+
+    @property
+    def results(self) -> dict[str, Any]:
+        """The numbers on screen by name: the fields of :attr:`reading` and the ``curve``."""
+        found = {f.name: getattr(self.reading, f.name) for f in fields(self.reading)} if self.reading else {}
+        return {**found, "curve": self.curve}
+
     def _current_epsilon(self) -> float:
         """The state's epsilon (re-checked: the one range of every tab)."""
         return check_shared_epsilon(self.state.epsilon)
 
     def _categories(self) -> tuple[int, list[str], np.ndarray | None]:
-        """r, labels and (for an attribute) the data set's counts per category."""
+        """r, labels and (for an attribute) the data set's records as category codes."""
         attribute = self.attribute.value
         if attribute != NO_ATTRIBUTE:
-            frame = self.state.dataset
-            if frame is None or attribute not in frame.columns:
-                raise DatasetError(f"attribute {attribute!r} is not a column of the current data set")
-            column = frame[attribute]
-            counts = column.value_counts(sort=False, dropna=True)
-            if isinstance(column.dtype, pd.CategoricalDtype):
-                counts = counts.reindex(column.cat.categories, fill_value=0)
-            else:
-                counts = counts.sort_index()
-            counts = counts[counts > 0]
-            r = len(counts)
-            if r < MIN_CATEGORIES or r > MAX_CATEGORIES:
-                raise InvalidParameterError(
-                    f"attribute {attribute!r} has {r} categories; this tab shows {MIN_CATEGORIES} to "
-                    f"{MAX_CATEGORIES}")
-            return r, [str(c) for c in counts.index], counts.to_numpy(dtype=float)
+            labels, codes = attribute_codes(self.state.dataset, attribute, max_categories=MAX_CATEGORIES)
+            return len(labels), labels, codes
         # the slider's value can be forged beyond its range: re-validate
         r = check_int(self.n_categories.value, "categories r", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
         labels = _parse_list(self.category_labels.value)
@@ -234,27 +304,24 @@ class RandomizedResponsePanel:
             raise InvalidParameterError(f"labels: {len(labels)} labels given for r = {r} categories")
         return r, labels, None
 
-    def _prior(self, r: int, counts: np.ndarray | None) -> np.ndarray:
+    def _prior(self, r: int, codes: np.ndarray | None) -> np.ndarray:
+        """The prior chosen: uniform, the data set's shares of the attribute, or the typed weights rescaled."""
         source = self.prior_source.value
         if source == "uniform":
             return np.full(r, 1.0 / r)
         if source == "dataset":
-            if counts is None:
+            if codes is None:
                 raise InvalidParameterError("prior 'from the data set' needs an attribute of the data set; "
                                             "choose one in Attribute")
-            return counts / counts.sum()
+            return code_frequencies(codes, r)
         if source == "typed":
             text = self.prior_weights.value
             try:
                 weights = [float(part) for part in _parse_list(text)]
             except ValueError:
                 raise InvalidParameterError(f"prior weights must be numbers, got {text!r}") from None
-            weights = check_weights(weights, "prior weights", size=r)
-            return weights / weights.sum()
+            return check_distribution(weights, "prior weights", size=r, normalize=True)
         raise InvalidParameterError(f"prior must be uniform, dataset or typed, got {source!r}")
-
-    def _grid_values(self) -> np.ndarray:
-        return np.array([[cell.value for cell in row] for row in self.cells], dtype=float)
 
     def _matrix(self, r: int) -> np.ndarray:
         design = self.design.value
@@ -267,284 +334,159 @@ class RandomizedResponsePanel:
                 raise InvalidParameterError(f"Warner's design is for a yes/no question: it needs r = 2, got {r}")
             return rr.warner_matrix(check_probability(self.p.value, "p"))
         if design == "custom":
-            values = self._grid_values()
+            values = self.matrix_grid.values()
             if values.shape != (r, r):
                 raise InvalidParameterError(f"the custom matrix is {values.shape[0]} x {values.shape[0]}, "
                                             f"but r = {r}")
-            self._mark_rows(values)
             return rr.check_matrix(values, "matrix")
         raise InvalidParameterError(f"design must be optimal, keep_or_uniform, warner or custom, got {design!r}")
 
     # ================================================================== the live picture
     @guarded
-    def _recompute(self) -> None:
-        if self._building:
-            return
-        r, labels, counts = self._categories()
-        prior = self._prior(r, counts)
-        matrix = self._matrix(r)
-        epsilon = rr.epsilon_of(matrix)
-        column = rr.epsilon_column(matrix)
-        posterior = den.posterior_matrix(matrix, prior)
-        entropies = den.deniability_entropies(matrix, prior)
-        prior_entropy = float(den.entropy(prior))
-        misinformative = den.misinformative_reports(matrix, prior)
-        conditional = den.conditional_entropy(matrix, prior)
-        guessing = den.guessing_probability(matrix, prior)
-        curve_key = (r, prior.tobytes())
-        if self._curve_cache is None or self._curve_cache[0] != curve_key:
-            self._curve_cache = (curve_key, den.deniability_curve(r, prior, CURVE_EPSILONS))
-        curve = self._curve_cache[1]
-        secrecy = den.is_perfect_secrecy(matrix, prior)
-        singular = is_singular(matrix)
-
-        self.matrix, self.prior, self.labels = matrix, prior, labels
-        self.results = {"epsilon": epsilon, "column": column, "posterior": posterior, "entropies": entropies,
-                        "prior_entropy": prior_entropy, "misinformative": misinformative,
-                        "conditional_entropy": conditional, "guessing": guessing, "curve": curve,
-                        "perfect_secrecy": secrecy, "singular": singular}
-        self._draw(matrix, labels)
-        self._mark_rows(matrix if self.design.value == "custom" else None)
-        self.epsilon_label.value = self._epsilon_html(epsilon)
+    def refresh(self) -> None:
+        """Show the controls that apply, then recompute the view from the controls and the state, and redraw."""
+        with self.busy():
+            attribute = self.attribute.value != NO_ATTRIBUTE
+            self.n_categories.disabled = self.category_labels.disabled = attribute
+            self.p.layout.display = "" if self.design.value in ("keep_or_uniform", "warner") else "none"
+            self.custom_box.layout.display = "" if self.design.value == "custom" else "none"
+            self.epsilon_text.value = _epsilon_text(self.state.epsilon)
+        r, labels, codes = self._categories()
+        prior = self._prior(r, codes)
+        reading = den.read_matrix(self._matrix(r), prior)
+        if self.curve is None or self._curve_key != (r, prior.tobytes()):
+            # the curve does not move with ε: computed once per prior
+            self.curve, self._curve_key = den.deniability_curve(r, prior, CURVE_EPSILONS), (r, prior.tobytes())
+        self.reading, self.prior, self.labels = reading, prior, labels
+        self._draw(reading, labels)
+        odds = "∞" if math.isinf(reading.odds_bound) else format_value(reading.odds_bound, digits=3)
+        self.epsilon_label.value = (f"<span class='explorer-rr-epsilon-value'><b>"
+                                    f"{escape(plots.format_epsilon(reading.epsilon))}</b> &nbsp; e<sup>ε</sup> = "
+                                    f"{odds}</span>")
         self.status.info(self._status_text())
         self._check_simulation()
 
-    def _draw(self, matrix: np.ndarray, labels: list[str]) -> None:
-        res = self.results
+    def _draw(self, res: den.MatrixReading, labels: list[str]) -> None:
         # Everything drawn is a function of the matrix, the prior and the labels: when none of them
         # changed (e.g. the ε slider under a keep-or-uniform or custom design), nothing is redrawn.
-        drawn = (matrix.shape, matrix.tobytes(), self.prior.tobytes(), tuple(labels))  # type: ignore[union-attr]
+        drawn = (res.matrix.shape, res.matrix.tobytes(), res.prior.tobytes(), tuple(labels))
         if drawn == self._drawn_key and self.matrix_artists is not None and self.blitter.background is not None:
             self.n_skipped += 1
             return
         self._drawn_key = None                       # set again once this picture is drawn
-        title = plots.matrix_title(res["epsilon"], res["column"])
+        curve = self.curve
         if self.matrix_artists is None:
-            self.matrix_artists = plots.plot_matrix(self.ax_matrix, matrix, epsilon=res["epsilon"],
-                                                    column=res["column"], labels=labels)
-            self.posterior_artists = plots.plot_posterior(self.ax_posterior, res["posterior"], labels=labels)
-            self.deniability_artists = plots.plot_deniability(self.ax_deniability, res["entropies"],
-                                                              res["prior_entropy"], res["misinformative"],
-                                                              labels=labels)
-            curve = res["curve"]
+            self.matrix_artists = plots.plot_matrix(self.ax_matrix, res.matrix, epsilon=res.epsilon,
+                                                    column=res.column, labels=labels)
+            self.posterior_artists = plots.plot_posterior(self.ax_posterior, res.posterior, labels=labels)
+            self.deniability_artists = plots.plot_deniability(self.ax_deniability, res.entropies, res.prior_entropy,
+                                                              res.misinformative, labels=labels)
             self.curve_artists = plots.plot_deniability_curve(
                 self.ax_curve, curve.epsilons, curve.conditional_entropy, curve.min_entropy, curve.max_guessing,
-                curve.prior_entropy, len(labels), current=res["epsilon"],
-                current_entropy=res["conditional_entropy"])
+                curve.prior_entropy, len(labels), current=res.epsilon, current_entropy=res.conditional_entropy)
         else:
-            self.matrix_artists.update(matrix, column=res["column"], title=title, labels=labels)
-            self.posterior_artists.update(res["posterior"], labels=labels)  # type: ignore[union-attr]
-            self.deniability_artists.update(res["entropies"], res["prior_entropy"],  # type: ignore[union-attr]
-                                            res["misinformative"], labels)
-            curve = res["curve"]
+            self.matrix_artists.update(res.matrix, column=res.column, title=plots.matrix_title(res.epsilon, res.column),
+                                       labels=labels)
+            self.posterior_artists.update(res.posterior, labels=labels)  # type: ignore[union-attr]
+            self.deniability_artists.update(res.entropies, res.prior_entropy,  # type: ignore[union-attr]
+                                            res.misinformative, labels)
             self.curve_artists.update(curve.epsilons, curve.conditional_entropy,  # type: ignore[union-attr]
                                       curve.min_entropy, curve.max_guessing, curve.prior_entropy, len(labels),
-                                      current=res["epsilon"], current_entropy=res["conditional_entropy"])
+                                      current=res.epsilon, current_entropy=res.conditional_entropy)
         # A slider move (same categories, labels and prior) redraws only the moving artists;
         # anything else redraws the figure once.
         moving = (self.matrix_artists.moving() + self.posterior_artists.moving()  # type: ignore[union-attr]
                   + self.deniability_artists.moving() + self.curve_artists.moving())  # type: ignore[union-attr]
-        key = (tuple(labels), self.prior.tobytes(), tuple(id(a) for a in moving))  # type: ignore[union-attr]
+        key = (tuple(labels), res.prior.tobytes(), tuple(id(a) for a in moving))
         if key != self._static_key:
             self._static_key = key
             self.blitter.set_artists(moving)
-            self._freeze_layout(("main", tuple(labels)), self.figure)
+            plots.layout_once(self.figure, ("main", tuple(labels)))
             self.figure.canvas.draw_idle()
         else:
             self.blitter.update()
         self._drawn_key = drawn
 
-    def _freeze_layout(self, key: tuple, figure) -> None:
-        """Run the constrained layout only on the next full draw after a structural change.
-
-        The layout measures every text on every draw; after one draw it is switched
-        off and the axes stay where it put them, so later draws cost only the drawing.
-        """
-        if getattr(figure, "_explorer_layout_key", None) == key:
-            return
-        figure.set_layout_engine("constrained")
-        figure._explorer_layout_key = key
-        figure._explorer_layout_pending = True
-
-    @staticmethod
-    def _layout_done(event) -> None:
-        figure = event.canvas.figure
-        if getattr(figure, "_explorer_layout_pending", False):
-            figure._explorer_layout_pending = False
-            figure.set_layout_engine("none")
-
-    def _epsilon_html(self, epsilon: float) -> str:
-        odds = "∞" if math.isinf(epsilon) else format_value(math.exp(min(epsilon, 700)), digits=3)
-        return (f"<span class='explorer-rr-epsilon-value'><b>{escape(plots.format_epsilon(epsilon))}</b>"
-                f" &nbsp; e<sup>ε</sup> = {odds}</span>")
-
     def _status_text(self) -> str:
-        res = self.results
-        epsilon = res["epsilon"]
-        eps_text = plots.format_epsilon(epsilon)
-        column = res["column"]
-        label = self.labels[column] if self.labels is not None and column < len(self.labels) else None
+        res = self.reading
+        column = res.column
+        label = self.labels[column] if column < len(self.labels) else None
         named = f": report {label}" if label is not None and label != str(column + 1) else ""
-        parts = [f"{eps_text} (column {column + 1}{named})",
-                 den.describe_odds(epsilon).capitalize(),
-                 f"H(X | Y) = {res['conditional_entropy']:.3f} of H(X) = {res['prior_entropy']:.3f} bits; "
-                 f"best guess after the worst report is right with probability {np.nanmax(res['guessing']):.3f}"]
-        if res["perfect_secrecy"]:
+        parts = [f"{plots.format_epsilon(res.epsilon)} (column {column + 1}{named})",
+                 den.describe_odds(res.epsilon).capitalize(),
+                 f"H(X | Y) = {res.conditional_entropy:.3f} of H(X) = {res.prior_entropy:.3f} bits; "
+                 f"best guess after the worst report is right with probability {res.best_guess:.3f}"]
+        if res.perfect_secrecy:
             parts.append("Perfect secrecy: the reports say nothing about X, and the true distribution "
                          "cannot be estimated")
-        if res["singular"]:
+        if res.singular:
             parts.append("The matrix is singular: inversion (Eq. 2) is impossible, only IBU estimates")
-        n_mis = int(np.sum(res["misinformative"]))
-        if n_mis:
-            parts.append(f"{n_mis} misinformative report{'s' if n_mis > 1 else ''} (hatched)")
+        if res.n_misinformative:
+            parts.append(f"{res.n_misinformative} misinformative report{'s' if res.n_misinformative > 1 else ''} "
+                         "(hatched)")
         if self.design.value != "optimal":
             parts.append("The ε slider sets the optimal design; this design's ε is shown")
         return ". ".join(parts) + "."
 
-    # ================================================================== custom matrix editor
-    def _rebuild_grid(self, matrix: np.ndarray) -> None:
-        r = matrix.shape[0]
-        for row in self.cells:
-            for cell in row:
-                cell.unobserve(self._on_cell, names="value")
-        self.cells = [[widgets.FloatText(value=float(matrix[u, v]), step=0.01,
-                                         layout=widgets.Layout(width="72px")) for v in range(r)] for u in range(r)]
-        self.row_sums = [widgets.HTML() for _ in range(r)]
-        rows = []
-        for u in range(r):
-            for v, cell in enumerate(self.cells[u]):
-                cell.add_class("explorer-rr-cell")
-                cell.add_class(f"explorer-rr-cell-{u + 1}-{v + 1}")
-                cell.observe(self._on_cell, names="value")
-            self.row_sums[u].add_class("explorer-rr-row-sum")
-            box = widgets.HBox([widgets.HTML(f"<small>row {u + 1}</small>", layout=widgets.Layout(width="44px")),
-                                *self.cells[u], self.row_sums[u]], layout=widgets.Layout(align_items="center"))
-            box.add_class("explorer-rr-row")
-            rows.append(box)
-        old = self.matrix_grid.children
-        self.matrix_grid.children = rows
-        for box in old:                              # no leaks: the replaced cells, labels and boxes are closed
-            close_tree(box)
-        self._mark_rows(matrix)
-
-    def _mark_rows(self, values: np.ndarray | None) -> None:
-        """Show each row's sum; highlight rows that are not probability vectors."""
-        if values is None:
-            values = self._grid_values() if self.cells else None
-        if values is None or values.shape[0] != len(self.row_sums):
-            return
-        for u, label in enumerate(self.row_sums):
-            row = values[u]
-            total = float(np.sum(row))
-            bad = (not np.all(np.isfinite(row))) or np.any(row < 0) or np.any(row > 1) or abs(total - 1) > 1e-9
-            box = self.matrix_grid.children[u]
-            if bad:
-                label.value = f"<span style='color:#b00020'><b>sum {format_value(total, digits=6)} ✗</b></span>"
-                box.add_class("explorer-rr-invalid-row")
-            else:
-                label.value = f"<span style='color:#2e7d32'>sum {format_value(total, digits=6)} ✓</span>"
-                box.remove_class("explorer-rr-invalid-row")
-
-    def set_custom_matrix(self, matrix: Any) -> None:
-        """Put a matrix in the editor (validated when the picture updates) and select the custom design."""
-        values = np.asarray(matrix, dtype=float)
-        if values.ndim != 2 or values.shape[0] != values.shape[1]:
-            raise InvalidParameterError(f"matrix must be square, got shape {values.shape}")
-        self._building = True
-        try:
-            if self.attribute.value == NO_ATTRIBUTE and values.shape[0] != self.n_categories.value:
-                self.n_categories.value = values.shape[0]
-            self._rebuild_grid(values)
-            self.design.value = "custom"
-            self._show_design_controls()
-        finally:
-            self._building = False
-        self._recompute()
-
     # ================================================================== callbacks
-    @guarded
+    @on_change
     def _on_change(self, change: Any = None) -> None:
-        self._recompute()
+        self.refresh()
 
-    @guarded
+    @on_change
     def _on_cell(self, change: Any = None) -> None:
-        self._mark_rows(None)
         if self.design.value == "custom":
-            self._recompute()
+            self.refresh()
 
-    @guarded
+    @on_change
     def _on_categories(self, change: Any = None) -> None:
         r = check_int(self.n_categories.value, "categories r", minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
-        if self._building:
-            return
-        if len(_parse_list(self.category_labels.value)) not in (0, r):
-            self._building = True
-            self.category_labels.value = ""
-            self._building = False
-        if len(self.cells) != r:
-            self._rebuild_grid(rr.optimal_matrix(r, self._current_epsilon()))
-        self._recompute()
+        with self.busy():
+            if len(_parse_list(self.category_labels.value)) not in (0, r):
+                self.category_labels.value = ""
+            if len(self.cells) != r:
+                self.matrix_grid.set_matrix(rr.optimal_matrix(r, self._current_epsilon()))
+        self.refresh()
 
-    @guarded
+    @on_change
     def _on_design(self, change: Any = None) -> None:
-        self._show_design_controls()
-        if self._building:
-            return
         if self.design.value == "custom" and self.matrix is not None and self.matrix.shape[0] == len(self.cells):
-            self._building = True
-            try:
-                self._rebuild_grid(self.matrix)
-            finally:
-                self._building = False
-        self._recompute()
+            with self.busy():                       # the editor starts from the matrix on screen
+                self.matrix_grid.set_matrix(self.matrix)
+        self.refresh()
 
-    def _show_design_controls(self) -> None:
-        design = self.design.value
-        self.p.layout.display = "" if design in ("keep_or_uniform", "warner") else "none"
-        self.custom_box.layout.display = "" if design == "custom" else "none"
-
-    @guarded
+    @on_change
     def _on_epsilon_text(self, change: Any = None) -> None:
         """A typed epsilon goes to the state; a refused one is explained and the box shows the state's value."""
         try:
             value = check_shared_epsilon(self.epsilon_text.value, "typed epsilon")
         except ExplorerError:
-            self.epsilon_text.value = _epsilon_text(self.state.epsilon)
-            raise                                   # guarded: the words go to the status line
+            with self.busy():
+                self.epsilon_text.value = _epsilon_text(self.state.epsilon)
+            raise                                   # on_change: the words go to the status line
         if value != self.state.epsilon:
-            self.state.epsilon = value              # _on_state_epsilon redraws
+            self.state.epsilon = value              # _on_change redraws
         elif self.epsilon_text.value != _epsilon_text(value):
-            self.epsilon_text.value = _epsilon_text(value)  # e.g. "2.0" shown as "2"
+            with self.busy():
+                self.epsilon_text.value = _epsilon_text(value)  # e.g. "2.0" shown as "2"
 
-    @guarded
-    def _on_state_epsilon(self, change: Any = None) -> None:
-        """The state's epsilon changed (slider, typed box, another tab, a configuration): follow it."""
-        self.epsilon_text.value = _epsilon_text(self.state.epsilon)
-        self._recompute()
-
-    @guarded
+    @on_change
     def _on_attribute(self, change: Any = None) -> None:
-        attribute = self.attribute.value
-        self.n_categories.disabled = attribute != NO_ATTRIBUTE
-        self.category_labels.disabled = attribute != NO_ATTRIBUTE
-        if attribute != NO_ATTRIBUTE:
+        if self.attribute.value != NO_ATTRIBUTE:
             r, _, _ = self._categories()
-            self._building = True
-            try:
+            with self.busy():
                 if self.prior_source.value == "uniform":
                     self.prior_source.value = "dataset"
-                if self.n_categories.value != r:
-                    self.n_categories.value = r
+                self.n_categories.value = r
                 if len(self.cells) != r:
-                    self._rebuild_grid(rr.optimal_matrix(r, self._current_epsilon()))
-            finally:
-                self._building = False
-        self._recompute()
+                    self.matrix_grid.set_matrix(rr.optimal_matrix(r, self._current_epsilon()))
+        self.refresh()
 
-    @guarded
+    @on_change
     def _on_dataset(self, change: Any = None) -> None:
-        self._refresh_attributes()
-        self._recompute()
+        with self.busy():
+            self._refresh_attributes()
+        self.refresh()
 
     def _refresh_attributes(self) -> None:
         frame = self.state.dataset
@@ -556,40 +498,25 @@ class RandomizedResponsePanel:
             except ExplorerError:
                 pass
         current = self.attribute.value
-        self._building = True
-        try:
-            self.attribute.options = options
-            self.attribute.value = current if current in options else NO_ATTRIBUTE
-        finally:
-            self._building = False
-        self.n_categories.disabled = self.attribute.value != NO_ATTRIBUTE
-        self.category_labels.disabled = self.attribute.value != NO_ATTRIBUTE
+        self.attribute.options = options
+        self.attribute.value = current if current in options else NO_ATTRIBUTE
 
     @guarded
     def _on_normalise(self, _: Any = None) -> None:
-        values = self._grid_values()
-        if not np.all(np.isfinite(values)) or np.any(values < 0):
-            u = int(np.argwhere(~np.isfinite(values) | (values < 0))[0][0])
-            raise InvalidParameterError(f"cannot normalise: row {u + 1} has a negative or missing entry")
-        sums = values.sum(axis=1)
-        if np.any(sums <= 0):
-            u = int(np.flatnonzero(sums <= 0)[0])
-            raise InvalidParameterError(f"cannot normalise: row {u + 1} sums to 0")
-        self._building = True
-        try:
-            normalised = values / sums[:, None]
-            for u, row in enumerate(self.cells):
-                for v, cell in enumerate(row):
-                    cell.value = float(normalised[u, v])
-        finally:
-            self._building = False
-        self._mark_rows(None)
-        self._recompute()
+        normalised = rr.normalise_rows(self.matrix_grid.values())
+        with self.busy():
+            self.matrix_grid.set_matrix(normalised)
+        self.refresh()
 
     @guarded
     def _on_simulate(self, _: Any = None) -> None:
         self.run_simulation()
 
+    @on_change
+    def _on_simulation_input(self, change: Any = None) -> None:
+        self._check_simulation()
+
+    # ================================================================== the simulation
     def run_simulation(self) -> dict[str, Any]:
         """Draw a sample, randomize it with the current matrix, estimate with all four methods.
 
@@ -598,24 +525,22 @@ class RandomizedResponsePanel:
         method's estimate), ``errors`` (half-width of the bars), ``bounds``, ``n`` and ``result``
         (the :class:`~explorer.core.rr.simulation.EstimationSimulation`).
         """
-        if self.matrix is None or self.status.is_error:
+        if self.reading is None or self.status.is_error:
             raise InvalidParameterError("fix the error shown above before simulating")
         n = check_int(self.n_samples.value, "sample size n", minimum=1, maximum=MAX_SAMPLE)
         seed = check_int(self.seed.value, "seed", minimum=0)
-        matrix, prior, labels = self.matrix, self.prior, self.labels
-        attribute = self.attribute.value
+        attribute, labels = self.attribute.value, self.labels
         records = None
         if attribute != NO_ATTRIBUTE and self.state.dataset is not None:
             # the data set's own records (a random subsample of n when it is larger)
-            column = self.state.dataset[attribute]
-            records = pd.Categorical(column.map(str, na_action="ignore"), categories=labels).codes.astype(np.int64)
-        sim = simulate_estimation(matrix, n, prior=prior, records=records, rng=seed)
+            records = self._categories()[2]
+        sim = simulate_estimation(self.reading.matrix, n, prior=self.prior, records=records, rng=seed)
         source = (f"{sim.n:,} records of {attribute}" if sim.from_records
                   else f"{sim.n:,} respondents drawn from the prior")
         values: dict[str, np.ndarray] = {"true": sim.true, **sim.estimates}
         errors = {m: sim.half_width for m in rr.ESTIMATION_METHODS}
         bounds = sim.bounds
-        title = (f"true vs estimated distribution: {source}, {plots.format_epsilon(self.results['epsilon'])}; "
+        title = (f"true vs estimated distribution: {source}, {plots.format_epsilon(self.reading.epsilon)}; "
                  f"bars ± {sim.half_width:.3f}" if math.isfinite(sim.half_width) else
                  f"true vs estimated distribution: {source}; singular matrix, no error bound")
         if self.estimate_artists is None:
@@ -624,7 +549,7 @@ class RandomizedResponsePanel:
                                                          title=title)
         else:
             self.estimate_artists.update(values, errors, labels, title)
-        self._freeze_layout(("estimates", tuple(labels)), self.estimate_figure)
+        plots.layout_once(self.estimate_figure, ("estimates", tuple(labels)))
         self.estimate_figure.canvas.draw_idle()
         errors_text = "; ".join(f"{METHOD_LABELS.get(m, m)}: largest |error| {format_value(e, digits=3)}"
                                 for m, e in sim.max_abs_errors.items())
@@ -635,7 +560,8 @@ class RandomizedResponsePanel:
             impossible = ", ".join(METHOD_LABELS.get(m, m) for m in sim.impossible)
             info += f" Singular matrix: {impossible} impossible; use the iterative Bayesian update."
         self.estimate_info.value = f"<small>{subscripts_html(info)}</small>"
-        self.simulation = {"values": values, "errors": errors, "bounds": bounds, "n": sim.n, "result": sim}
+        self.simulation = {"values": values, "errors": errors, "bounds": bounds, "n": sim.n, "result": sim,
+                           "n_samples": n, "seed": seed, "from_records": records is not None}
         self._simulated_inputs = self._simulation_inputs()
         self.simulation_stale.clear()
         return self.simulation
@@ -660,93 +586,133 @@ class RandomizedResponsePanel:
     def apply_preset(self, name: str) -> None:
         """Load a preset: Example 1 of Domingo-Ferrer and Soria-Comas (2018) (epsilon = 2) or perfect secrecy."""
         if name == PRESET_EXAMPLE1:
-            self._building = True
-            try:
+            with self.busy():
                 self.attribute.value = NO_ATTRIBUTE
                 self.prior_source.value = "uniform"
                 self.category_labels.value = ""
                 self.n_categories.value = 2
                 self.state.epsilon = 2.0
-            finally:
-                self._building = False
             self.set_custom_matrix(den.example1_matrix())
         elif name == PRESET_SECRECY:
-            r = self.n_categories.value
-            row = np.arange(r, 0, -1, dtype=float)
-            self._building = True
-            try:
+            with self.busy():
                 self.state.epsilon = 0.0
-            finally:
-                self._building = False
-            # equal rows: every column constant, columns different (Domingo-Ferrer and Soria-Comas (2018), Section II-A b)
-            self.set_custom_matrix(np.tile(row / row.sum(), (r, 1)))
+            self.set_custom_matrix(den.perfect_secrecy_matrix(self.n_categories.value))
         else:
             raise InvalidParameterError(f"preset must be {PRESET_EXAMPLE1!r} or {PRESET_SECRECY!r}, got {name!r}")
 
-    def config(self) -> dict:
-        """The panel's own settings as a JSON-able dict (epsilon is the state's, exported once at the top level)."""
-        return {
-            "attribute": self.attribute.value,
-            "n_categories": int(self.n_categories.value),
-            "labels": self.category_labels.value,
-            "prior": self.prior_source.value,
-            "prior_weights": self.prior_weights.value,
-            "design": self.design.value,
-            "p": float(self.p.value),
-            "matrix": self._grid_values().tolist(),
-            "n_samples": int(self.n_samples.value),
-            "seed": int(self.seed.value),
-        }
+    def set_custom_matrix(self, matrix: Any) -> None:
+        """Put a matrix in the editor (validated when the picture updates) and select the custom design."""
+        values = np.asarray(matrix, dtype=float)
+        if values.ndim != 2 or values.shape[0] != values.shape[1]:
+            raise InvalidParameterError(f"matrix must be square, got shape {values.shape}")
+        with self.busy():
+            if self.attribute.value == NO_ATTRIBUTE and values.shape[0] != self.n_categories.value:
+                self.n_categories.value = values.shape[0]
+            self.matrix_grid.set_matrix(values)
+            self.design.value = "custom"
+        self.refresh()
 
-    def apply_config(self, config: dict) -> None:
-        """Load settings from :meth:`config`'s dict; a bad entry raises ConfigurationError.
+    def check_config(self, config: Any) -> dict[str, Any]:
+        """The generic check of every control, and the custom matrix's own (a square list of 2 to 12 rows)."""
+        if not isinstance(config, dict) or "matrix" not in config:
+            return super().check_config(config)
+        checked = super().check_config({key: value for key, value in config.items() if key != "matrix"})
+        checked["matrix"] = MatrixEditor.check_value("matrix", config["matrix"],
+                                                     sizes=(MIN_CATEGORIES, MAX_CATEGORIES))
+        return checked
 
-        Epsilon is the state's (:meth:`explorer.state.AppState.load_config` sets it); an
-        ``"epsilon"`` entry of an older export of this tab is ignored.
-        """
-        if not isinstance(config, dict):
-            raise ConfigurationError(f"randomized response configuration must be a dict, got {type(config).__name__}")
-        known = {"attribute", "n_categories", "labels", "prior", "prior_weights", "design", "epsilon", "p",
-                 "matrix", "n_samples", "seed"}
-        unknown = set(config) - known
-        if unknown:
-            raise ConfigurationError(f"randomized response configuration has unknown keys: {sorted(unknown)}")
-        try:
-            self._building = True
-            if "attribute" in config:
-                if config["attribute"] not in self.attribute.options:
-                    raise ConfigurationError(f"attribute {config['attribute']!r} is not in the current data set")
-                self.attribute.value = config["attribute"]
-            if "n_categories" in config:
-                self.n_categories.value = check_int(config["n_categories"], "n_categories",
-                                                    minimum=MIN_CATEGORIES, maximum=MAX_CATEGORIES)
-            for key, w in (("labels", self.category_labels), ("prior_weights", self.prior_weights)):
-                if key in config:
-                    w.value = str(config[key])
-            if "prior" in config:
-                if config["prior"] not in dict(PRIOR_OPTIONS).values():
-                    raise ConfigurationError(f"prior must be uniform, dataset or typed, got {config['prior']!r}")
-                self.prior_source.value = config["prior"]
-            if "p" in config:
-                self.p.value = check_probability(config["p"], "p")
-            for key, w in (("n_samples", self.n_samples), ("seed", self.seed)):
-                if key in config:
-                    w.value = check_int(config[key], key, minimum=0)
-            if "matrix" in config:
-                values = np.asarray(config["matrix"], dtype=float)
-                if values.ndim != 2 or values.shape[0] != values.shape[1]:
-                    raise ConfigurationError(f"matrix must be square, got shape {values.shape}")
-                self._rebuild_grid(values)
-            if "design" in config:
-                if config["design"] not in dict(DESIGN_OPTIONS).values():
-                    raise ConfigurationError(f"design must be one of optimal, keep_or_uniform, warner, custom, "
-                                             f"got {config['design']!r}")
-                self.design.value = config["design"]
-        except (ValueError, TypeError) as error:
-            if isinstance(error, ConfigurationError):
-                raise
-            raise ConfigurationError(f"randomized response configuration: {error}") from None
-        finally:
-            self._building = False
-        self._show_design_controls()
-        self._recompute()
+    # ================================================================== the figures in words and numbers
+    def _table(self, key: str) -> pd.DataFrame:
+        """The numbers figure ``key`` draws: the reading on screen, or the simulation drawn."""
+        res, labels = self.reading, pd.Index(self.labels, name="category")
+        if key == "matrix":
+            return pd.DataFrame(res.matrix, index=labels.rename("true X = u"),
+                                columns=labels.rename("reported Y = v"))
+        if key == "posterior":
+            return pd.DataFrame(res.posterior, index=labels.rename("reported Y = v"),
+                                columns=labels.rename("true X = u"))
+        if key == "deniability":
+            return pd.DataFrame({"H(X | Y = v) [bits]": res.entropies, "misinformative": res.misinformative},
+                                index=labels.rename("reported Y = v"))
+        if key == "curve":
+            curve = self.curve
+            return pd.DataFrame({"H(X | Y) [bits]": curve.conditional_entropy,
+                                 "min_v H(X | Y = v) [bits]": curve.min_entropy,
+                                 "best-guess probability": curve.max_guessing},
+                                index=pd.Index(curve.epsilons, name="ε"))
+        if self.simulation is None:                 # nothing drawn yet: the categories, no numbers
+            return pd.DataFrame(index=labels)
+        shown = self.estimate_artists.labels
+        table = pd.DataFrame({("true" if name == "true" else METHOD_LABELS[name]): vector
+                              for name, vector in self.simulation["values"].items()},
+                             index=pd.Index(shown, name="category"))
+        table["error bar ±"] = self.simulation["result"].half_width
+        return table
+
+    def _describe(self, key: str) -> str:
+        """What figure ``key`` shows now, in words, from the numbers of :meth:`_table`."""
+        res, table = self.reading, self._table(key)
+        eps = plots.format_epsilon(res.epsilon)
+
+        def rows(frame: pd.DataFrame) -> str:
+            return "; ".join(f"{name}: " + ", ".join("impossible" if np.isnan(x) else f"{x:.3f}" for x in row)
+                             for name, row in zip(frame.index, frame.to_numpy(dtype=float)))
+
+        if key == "matrix":
+            return (f"Heatmap of the randomized response matrix P for {len(table)} categories: row u is the true "
+                    f"value, column v the report; {eps}, attained in column {res.column + 1} (framed). "
+                    f"Rows: {rows(table)}.")
+        if key == "posterior":
+            return (f"Heatmap of the posterior Pr(X = u | Y = v): row v is the report, column u the true value; "
+                    f"rows: {rows(table)}.")
+        if key == "deniability":
+            heights = table["H(X | Y = v) [bits]"]
+            flagged = [str(v) for v, flag in table["misinformative"].items() if flag]
+            return ("Bar chart of the deniability H(X | Y = v) of each report, in bits: "
+                    + ", ".join(f"{v} {'impossible' if np.isnan(h) else f'{h:.3f}'}" for v, h in heights.items())
+                    + f"; against H(X) = {self.deniability_artists.prior_line.get_ydata()[0]:.3f} (dashed) and log2 r = "
+                    f"{self.deniability_artists.max_line.get_ydata()[0]:.3f} (dotted). "
+                    + (f"Misinformative (hatched): {', '.join(flagged)}." if flagged else "No report is misinformative."))
+        if key == "curve":
+            first, last = table.iloc[0], table.iloc[-1]
+            where = (f"The current {eps} is marked, with this matrix's H(X | Y) = {res.conditional_entropy:.3f}."
+                     if math.isfinite(res.epsilon) else "This matrix's ε is infinite: no marker.")
+            return (f"Line chart of the optimal design's deniability for this prior as ε grows from "
+                    f"{table.index[0]:g} to {table.index[-1]:g}: H(X | Y) falls from {first.iloc[0]:.3f} to "
+                    f"{last.iloc[0]:.3f} bits, min_v H(X | Y = v) from {first.iloc[1]:.3f} to {last.iloc[1]:.3f} "
+                    f"bits, and the best-guess probability rises from {first.iloc[2]:.3f} to {last.iloc[2]:.3f}; "
+                    f"H(X) = {res.prior_entropy:.3f} bits. {where}")
+        if self.simulation is None:
+            return "No simulated survey yet: press Compute to randomize a sample and estimate its distribution."
+        sim = self.simulation["result"]
+        series = "; ".join(f"{name}: " + ", ".join("impossible" if np.isnan(x) else f"{label} {x:.3f}"
+                                                   for label, x in column.items())
+                           for name, column in table.drop(columns="error bar ±").items())
+        bound = (f"error bars ± {sim.half_width:.3f}" if math.isfinite(sim.half_width)
+                 else "singular matrix, no error bound")
+        stale = " Out of date: made with other inputs." if self.simulation_stale.stale else ""
+        return (f"Grouped bar chart of one simulated survey of {sim.n:,} "
+                f"{'records' if sim.from_records else 'respondents'}: {series}; {bound}.{stale}")
+
+    def code(self) -> str:
+        """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view now."""
+        design, r, sim = self.design.value, len(self.labels), self.simulation
+        matrix = {"optimal": f"optimal_matrix({r}, {float(self.state.epsilon)!r})",
+                  "keep_or_uniform": f"keep_or_uniform_matrix({r}, {float(self.p.value)!r})",
+                  "warner": f"warner_matrix({float(self.p.value)!r})"}.get(design)
+        imports = f"from explorer.core.rr import {matrix.split('(')[0]}\n" if matrix else ""
+        records = sim is not None and sim["from_records"]
+        if records:
+            load, loader = dataset_load_code(self.state)
+            imports += f"{loader}\nfrom explorer.core.epsilon_meaning import attribute_codes\n"
+            load += (f"\n_, codes = attribute_codes(frame, {self.attribute.value!r}, "
+                     f"max_categories={MAX_CATEGORIES})\n")
+        code = CODE.format(
+            imports=imports, load=load if records else "", labels=self.labels, prior=self.prior.tolist(),
+            matrix=matrix or f"np.array({self.reading.matrix.tolist()!r})", r=r,
+            prior_name={value: label for label, value in PRIOR_OPTIONS}[self.prior_source.value],
+            epsilon_max=float(CURVE_EPSILONS[-1]), points=CURVE_EPSILONS.size)
+        if sim is None:
+            return code
+        return code + SIMULATION_CODE.format(n=sim["n_samples"], run="records=codes" if records else "prior=prior",
+                                             seed=sim["seed"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -23,6 +23,8 @@ from matplotlib.transforms import IdentityTransform
 
 __all__ = [
     "BlitManager",
+    "layout_once",
+    "layout_done",
     "CachedText",
     "MatrixArtists",
     "DeniabilityArtists",
@@ -121,6 +123,39 @@ class BlitManager:
         canvas.blit(self.figure.bbox)
         self.n_blits += 1
         return True
+
+
+def layout_once(figure: Figure, key: tuple) -> None:
+    """Run the constrained layout only on the next full draw after a structural change ``key``.
+
+    The layout measures every text on every draw; after one draw :func:`layout_done` (connected to the
+    figure's ``draw_event``) switches it off and the axes stay where it put them, so later draws (and blits)
+    cost only the drawing.
+
+    Examples
+    --------
+    >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
+    >>> figure = Figure()
+    >>> _ = FigureCanvasAgg(figure).mpl_connect("draw_event", layout_done)
+    >>> layout_once(figure, ("main", ("a", "b")))
+    >>> type(figure.get_layout_engine()).__name__
+    'ConstrainedLayoutEngine'
+    >>> figure.canvas.draw(); type(figure.get_layout_engine()).__name__     # laid out once, then left as is
+    'PlaceHolderLayoutEngine'
+    """
+    if getattr(figure, "_explorer_layout_key", None) == key:
+        return
+    figure.set_layout_engine("constrained")
+    figure._explorer_layout_key = key
+    figure._explorer_layout_pending = True
+
+
+def layout_done(event: Any) -> None:
+    """A ``draw_event`` handler: switch the layout off after the draw :func:`layout_once` asked for."""
+    figure = event.canvas.figure
+    if getattr(figure, "_explorer_layout_pending", False):
+        figure._explorer_layout_pending = False
+        figure.set_layout_engine("none")
 
 
 class CachedText(Text):

@@ -211,3 +211,59 @@ def test_optimal_design_conditional_entropy_never_rises(r, seed):
     assert np.all(np.diff(curve.conditional_entropy) <= 1e-12)
     assert np.all(np.diff(curve.max_guessing) >= -1e-12)
     assert curve.conditional_entropy[0] == pytest.approx(entropy(prior))
+
+
+# ---------------------------------------------------------------------- one matrix read whole (the RR tab's numbers)
+def test_read_matrix_gathers_the_functions_it_reads_with():
+    from explorer.core.deniability import (
+        conditional_entropy,
+        deniability_entropies,
+        entropy,
+        guessing_probability,
+        is_perfect_secrecy,
+        misinformative_reports,
+        posterior_matrix,
+        read_matrix,
+    )
+    from explorer.core.rr import epsilon_column, epsilon_of
+    from explorer.core.rr.simulation import is_singular
+
+    matrix, prior = np.array([[0.9, 0.1], [0.5, 0.5]]), np.array([0.8, 0.2])
+    reading = read_matrix(matrix, prior)
+    assert reading.epsilon == epsilon_of(matrix) and reading.column == epsilon_column(matrix)
+    assert reading.odds_bound == pytest.approx(math.exp(reading.epsilon))
+    np.testing.assert_array_equal(reading.posterior, posterior_matrix(matrix, prior))
+    np.testing.assert_array_equal(reading.entropies, deniability_entropies(matrix, prior))
+    assert reading.prior_entropy == entropy(prior)
+    assert reading.conditional_entropy == conditional_entropy(matrix, prior)
+    np.testing.assert_array_equal(reading.guessing, guessing_probability(matrix, prior))
+    assert reading.best_guess == np.nanmax(guessing_probability(matrix, prior))
+    np.testing.assert_array_equal(reading.misinformative, misinformative_reports(matrix, prior))
+    assert reading.n_misinformative == 1
+    assert reading.perfect_secrecy == is_perfect_secrecy(matrix, prior) is False
+    assert reading.singular == is_singular(matrix) is False
+
+
+def test_read_matrix_odds_bound_at_the_extremes_and_the_uniform_prior():
+    from explorer.core.deniability import read_matrix
+    assert read_matrix(np.eye(3)).odds_bound == math.inf                  # epsilon infinite
+    tiny = np.array([[1 - 1e-305, 1e-305], [0.5, 0.5]])                   # epsilon about 701: e^700, no overflow
+    reading = read_matrix(tiny)
+    assert reading.epsilon > 700 and reading.odds_bound == math.exp(700)
+    np.testing.assert_array_equal(reading.prior, [0.5, 0.5])
+    with pytest.raises(InvalidMatrixError, match="row 1 sums to 0.9"):
+        read_matrix([[0.5, 0.4], [0.5, 0.5]])
+
+
+def test_perfect_secrecy_matrix_has_equal_rows_epsilon_0_and_is_singular():
+    from explorer.core.deniability import is_perfect_secrecy, perfect_secrecy_matrix, read_matrix
+    for r in (2, 3, 12):
+        matrix = perfect_secrecy_matrix(r)
+        np.testing.assert_allclose(matrix.sum(axis=1), 1.0)
+        assert np.all(matrix == matrix[0]) and len(set(matrix[0])) == r     # equal rows, different columns
+        assert is_perfect_secrecy(matrix, np.arange(1, r + 1))
+        reading = read_matrix(matrix)
+        assert reading.epsilon == 0 and reading.singular and reading.perfect_secrecy
+    np.testing.assert_array_equal(perfect_secrecy_matrix(3), np.tile(np.arange(3, 0, -1) / 6, (3, 1)))
+    with pytest.raises(InvalidParameterError, match="n_categories"):
+        perfect_secrecy_matrix(1)

@@ -449,3 +449,22 @@ def test_ibu_validates_its_inputs():
         iterative_bayesian_update(warner_matrix(0.75), [1, 2], tol=0)
     with pytest.raises(InvalidParameterError, match="max_iter must be >= 1, got 0"):
         iterative_bayesian_update(warner_matrix(0.75), [1, 2], max_iter=0)
+
+
+# ---------------------------------------------------------------------- a matrix being typed: rows checked, normalised
+def test_row_check_names_each_rows_sum_and_validity():
+    from explorer.core.rr import row_check
+    sums, valid = row_check([[0.2, 0.5, 0.2], [0.25, 0.25, 0.5], [1.5, -0.5, 0.0], [np.nan, 0.5, 0.5]])
+    np.testing.assert_allclose(sums[:3], [0.9, 1.0, 1.0])
+    assert np.isnan(sums[3])
+    assert valid.tolist() == [False, True, False, False]      # a sum of 1 is not enough: entries in [0, 1]
+    assert row_check([[1 - 1e-10, 1e-10 + 1e-10]])[1].tolist() == [True]   # within the row-sum tolerance
+
+
+def test_normalise_rows_rescales_and_refuses_in_words():
+    from explorer.core.rr import normalise_rows
+    np.testing.assert_allclose(normalise_rows([[0.2, 0.5, 0.2], [2, 1, 1]]), [[2 / 9, 5 / 9, 2 / 9], [0.5, 0.25, 0.25]])
+    with pytest.raises(InvalidParameterError, match="cannot normalise: row 2 has a negative or missing entry"):
+        normalise_rows([[0.5, 0.5], [np.nan, 1.0]])
+    with pytest.raises(InvalidParameterError, match="cannot normalise: row 1 sums to 0"):
+        normalise_rows([[0.0, 0.0], [0.5, 0.5]])

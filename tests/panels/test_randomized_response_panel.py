@@ -594,3 +594,118 @@ def test_texts_are_in_users_words_for_a_singular_matrix(panel):
     panel.run_simulation()
     assert "Singular matrix: plain inversion" in panel.estimate_info.value
     assert _not_in_users_words(panel) == []
+
+
+# ---------------------------------------------------------------------- the Panel contract
+def test_on_the_panel_contract_with_declared_controls_and_no_hand_set_flags(panel):
+    from explorer.panels.base import Panel
+    assert isinstance(panel, Panel) and not hasattr(panel, "_building")
+    assert list(panel.config()) == ["attribute", "n_categories", "labels", "prior", "prior_weights", "design", "p",
+                                    "matrix", "n_samples", "seed"]
+    assert panel.controls["epsilon"].state == "epsilon"
+    assert panel.missing_hooks() == []
+    assert [view.key for view in panel.figures()] == ["matrix", "posterior", "deniability", "curve", "estimates"]
+
+
+@pytest.mark.parametrize("config, words", [
+    ({"matrix": [[0.5, 0.5]]}, "matrix must be square with 2 to 12 rows"),
+    ({"matrix": [[0.5] * 13] * 13}, "matrix must be square with 2 to 12 rows"),
+    ({"matrix": "eye"}, "matrix must be a list of rows"),
+    ({"matrix": [[0.5, "x"], [0.5, 0.5]]}, "matrix entries must be finite numbers, got 'x'"),
+    ({"n_samples": -1}, "n_samples must be >= 0, got -1"),
+    ({"seed": 1.5}, "seed must be a whole number"),
+    ({"n_categories": 13}, "n_categories must be between 2 and 12, got 13"),
+    ({"prior": "magic"}, "prior must be one of"),
+    ({"attribute": "race"}, "attribute must be one of"),
+])
+def test_a_refused_configuration_names_the_key_and_keeps_every_control(panel, config, words):
+    from explorer.errors import ConfigurationError
+    before = panel.config()
+    with pytest.raises(ConfigurationError, match=re.escape(words)):
+        panel.apply_config({"design": "custom", **config})
+    assert panel.config() == before and panel.design.value == "optimal"
+
+
+def test_a_configured_matrix_fills_the_editor_and_shows_with_the_custom_design(panel):
+    panel.apply_config({"n_categories": 2, "design": "custom", "matrix": [[0.75, 0.25], [0.25, 0.75]]})
+    assert panel.config()["matrix"] == [[0.75, 0.25], [0.25, 0.75]] and not panel.status.is_error
+    assert panel.reading.epsilon == pytest.approx(math.log(3))
+    assert panel.custom_box.layout.display == "" and panel.p.layout.display == "none"
+
+
+def test_descriptions_and_tables_read_the_numbers_drawn(panel):
+    panel.apply_preset(PRESET_EXAMPLE1)
+    np.testing.assert_allclose(panel.table("matrix").to_numpy(), matrix_shown(panel))
+    np.testing.assert_allclose(panel.table("posterior").to_numpy(), panel.posterior_artists.image.get_array())
+    np.testing.assert_allclose(panel.table("deniability").iloc[:, 0], panel.deniability_artists.heights)
+    curve = panel.table("curve")
+    np.testing.assert_allclose(curve.index, panel.curve_artists.conditional.get_xdata())
+    np.testing.assert_allclose(curve.iloc[:, 0], panel.curve_artists.conditional.get_ydata())
+    np.testing.assert_allclose(curve.iloc[:, 2], panel.curve_artists.guessing.get_ydata())
+    assert "ε = 2, attained in column 1" in panel.describe("matrix") and "1: 0.739, 0.261" in panel.describe(0)
+    assert "1: 0.881, 0.119" in panel.describe("posterior")
+    assert "1 0.527, 2 0.769" in panel.describe("deniability") and "H(X) = 1.000" in panel.describe("deniability")
+    assert "The current ε = 2 is marked" in panel.describe("curve")
+    assert panel.describe("estimates").startswith("No simulated survey yet")
+    assert list(panel.table("estimates").index) == ["1", "2"]
+    shown = panel.run_simulation()
+    table = panel.table("estimates")
+    for method, column in (("true", "true"), ("inversion", "plain inversion"), ("ibu", "iterative Bayesian update")):
+        np.testing.assert_allclose(table[column], panel.estimate_artists.heights(method))
+        np.testing.assert_array_equal(table[column], shown["values"][method])
+    assert f"error bars ± {shown['result'].half_width:.3f}" in panel.describe("estimates")
+    panel.seed.value = 5
+    assert panel.describe("estimates").endswith("Out of date: made with other inputs.")
+
+
+def _run(code):
+    namespace = {}
+    exec(compile(code, "<code()>", "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("setup", ["optimal", "keep_or_uniform", "warner", "custom", "typed prior", "ten categories"])
+def test_code_reproduces_the_view(panel, setup, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    if setup == "keep_or_uniform":
+        panel.design.value, panel.p.value = "keep_or_uniform", 0.7
+    elif setup == "warner":
+        panel.n_categories.value = 2
+        panel.design.value, panel.p.value = "warner", 0.8
+    elif setup == "custom":
+        panel.apply_preset(PRESET_EXAMPLE1)
+    elif setup == "ten categories":             # 10 x 0.1 does not sum to 1: the prior is passed as the tab does
+        panel.n_categories.value = 10
+    elif setup == "typed prior":
+        panel.epsilon.value = 2.5
+        panel.category_labels.value = "a, b, c"
+        panel.prior_source.value, panel.prior_weights.value = "typed", "5, 3, 2"
+    assert not panel.status.is_error
+    ns = _run(panel.code())
+    for name in ("matrix", "posterior", "entropies", "guessing"):
+        np.testing.assert_array_equal(getattr(ns["reading"], name), getattr(panel.reading, name))
+    assert ns["reading"].epsilon == panel.reading.epsilon and ns["labels"] == panel.labels
+    np.testing.assert_array_equal(ns["curve"].conditional_entropy, panel.curve.conditional_entropy)
+    assert (tmp_path / "randomized-response.png").exists()
+    panel.n_samples.value, panel.seed.value = 2_000, 4
+    shown = panel.run_simulation()
+    ns = _run(panel.code())
+    for method, values in shown["values"].items():
+        np.testing.assert_array_equal(ns["sim"].true if method == "true" else ns["sim"].estimates[method], values)
+    assert (tmp_path / "estimates.png").exists()
+
+
+def test_code_reproduces_a_simulation_of_a_data_sets_records(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    panel = RandomizedResponsePanel(state)
+    panel.attribute.value = "race"
+    panel.n_samples.value = 3_000
+    shown = panel.run_simulation()
+    code = panel.code()
+    assert "load_builtin('UCI Adult')" in code and "records=codes" in code
+    ns = _run(code)
+    np.testing.assert_array_equal(ns["reading"].posterior, panel.reading.posterior)
+    for method in ("inversion", "ibu"):
+        np.testing.assert_array_equal(ns["sim"].estimates[method], shown["values"][method])

@@ -43,6 +43,7 @@ from numpy.typing import ArrayLike
 from scipy import linalg
 
 from explorer._validation import (
+    ROW_SUM_TOLERANCE,
     check_epsilon,
     check_int,
     check_probability,
@@ -71,6 +72,8 @@ __all__ = [
     "optimal_matrix",
     "identity_matrix",
     "check_matrix",
+    "row_check",
+    "normalise_rows",
     "epsilon_of",
     "epsilon_column",
     "attribute_matrix",
@@ -558,6 +561,79 @@ def check_matrix(matrix: ArrayLike, name: str = "matrix") -> np.ndarray:
     explorer.errors.InvalidMatrixError: matrix row 1 sums to 0.9, not 1
     """
     return check_rr_matrix(matrix, name)
+
+
+def row_check(values: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's sum of a matrix being typed, and whether the row is a probability vector.
+
+    A row is valid when its entries are finite numbers in [0, 1] summing to 1 within
+    ``ROW_SUM_TOLERANCE`` (the rule of :func:`check_matrix`, row by row, so an editor can mark each row).
+
+    Parameters
+    ----------
+    values : array_like, shape (r, c)
+        The entries as typed (NaN for a missing one).
+
+    Returns
+    -------
+    sums : numpy.ndarray, shape (r,)
+        The sum of each row.
+    valid : numpy.ndarray of bool, shape (r,)
+        Whether each row is a probability vector.
+
+    Examples
+    --------
+    >>> sums, valid = row_check([[0.25, 0.75], [0.2, 0.7]])
+    >>> sums.round(6).tolist(), valid.tolist()
+    ([1.0, 0.9], [True, False])
+    """
+    p = np.atleast_2d(np.asarray(values, dtype=float))
+    sums = p.sum(axis=1)
+    finite = np.all(np.isfinite(p), axis=1)
+    with np.errstate(invalid="ignore"):
+        in_range = np.all((p >= 0) & (p <= 1), axis=1)
+        valid = finite & in_range & (np.abs(sums - 1.0) <= ROW_SUM_TOLERANCE)
+    return sums, valid
+
+
+def normalise_rows(values: ArrayLike) -> np.ndarray:
+    """Divide each row of non-negative weights by its sum, so that every row sums to 1.
+
+    Parameters
+    ----------
+    values : array_like, shape (r, c)
+        Non-negative finite weights; every row must have a positive sum.
+
+    Returns
+    -------
+    numpy.ndarray
+        The rescaled rows.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a row has a negative or missing entry, or sums to 0 (named, counted from 1).
+
+    Examples
+    --------
+    >>> normalise_rows([[0.2, 0.5, 0.2], [1.0, 1.0, 2.0]]).round(4).tolist()
+    [[0.2222, 0.5556, 0.2222], [0.25, 0.25, 0.5]]
+    >>> normalise_rows([[0.5, -0.5], [0.5, 0.5]])
+    Traceback (most recent call last):
+    ...
+    explorer.errors.InvalidParameterError: cannot normalise: row 1 has a negative or missing entry
+    """
+    p = np.atleast_2d(np.asarray(values, dtype=float))
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(p) | (p < 0)
+    if np.any(bad):
+        u = int(np.argwhere(bad)[0][0])
+        raise InvalidParameterError(f"cannot normalise: row {u + 1} has a negative or missing entry")
+    sums = p.sum(axis=1)
+    if np.any(sums <= 0):
+        u = int(np.flatnonzero(sums <= 0)[0])
+        raise InvalidParameterError(f"cannot normalise: row {u + 1} sums to 0")
+    return p / sums[:, None]
 
 
 # --------------------------------------------------------------------------- matrices of multi-attribute RR
