@@ -166,7 +166,7 @@ def kernel_startup_breakdown(repeat: int = 3) -> None:
     print(f"kernel start-up, median of {repeat} ({load()}):")
     print(f"  kernel process to kernel_info reply (interpreter, ipykernel, zmq): {med[0]:.2f} s, "
           f"RSS {med[3] / MB:.0f} MB")
-    print(f"  import explorer.app (ipywidgets, pandas, matplotlib.figure via panels._base): {med[1]:.2f} s")
+    print(f"  import explorer.app (ipywidgets, pandas, matplotlib.figure via panels.figures): {med[1]:.2f} s")
     print(f"  build_app() (the 'Start here' landing view and empty slots for the tabs): {med[2]:.2f} s, "
           f"kernel RSS then {med[4] / MB:.0f} MB")
     print(f"  scipy.stats loaded at the landing view: {rows[-1][6] == '1'}; "

@@ -168,7 +168,7 @@ def full_redraws(redraws: dict):
 
 def bench_panel(repeats: int) -> None:
     from explorer.core.datasets import adult
-    from explorer.panels._base import AppState
+    from explorer.state import AppState
     from explorer.panels.dominance import ALL, DominancePanel
 
     state = AppState()

@@ -42,7 +42,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 import _common  # noqa: E402
 
 from explorer.core.datasets import adult  # noqa: E402
-from explorer.panels._base import AppState, Throughput  # noqa: E402
+from explorer.state import AppState  # noqa: E402
+from explorer.panels.tasks import Throughput  # noqa: E402
 
 ROWS: list[dict] = []
 REPEAT = 3

@@ -236,7 +236,7 @@ def test_kernel_hooks_log_tracebacks_and_cancel_background_work_at_shutdown(monk
     import logging
     import warnings
 
-    import explorer.panels._base as base
+    import explorer.panels.tasks as base
 
     monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # restored after the test
 

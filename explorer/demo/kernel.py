@@ -49,7 +49,7 @@ def cancel_background_work() -> int:
     int
         1 if ``BackgroundTask.cancel_all`` exists and was called, else 0.
     """
-    module = sys.modules.get("explorer.panels.tasks") or sys.modules.get("explorer.panels._base")
+    module = sys.modules.get("explorer.panels.tasks")
     cancel_all = getattr(getattr(module, "BackgroundTask", None), "cancel_all", None)
     if cancel_all is None:
         return 0

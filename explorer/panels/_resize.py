@@ -3,7 +3,7 @@
 ipympl's front end draws a figure at the pixel size the kernel rendered it and
 has no ResizeObserver: a 1000 px figure in an 800 px column is clipped.  Here:
 
-* every figure made by :func:`~explorer.panels._base.make_figure` is laid out
+* every figure made by :func:`~explorer.panels.figures.make_figure` is laid out
   (ipywidgets ``Layout``) as a box of its *design width* that may shrink to
   its column (``max-width: 100%``, ``min-width: 0``), tagged with a class
   ``explorer-fit-<id>``; the CSS of :class:`FigureSizer` scales its canvas down
@@ -121,7 +121,7 @@ class FigureSizer(KernelOwnedState, _WidgetBase):
 
     Examples
     --------
-    >>> from explorer.panels._base import make_figure
+    >>> from explorer.panels.figures import make_figure
     >>> figure, canvas = make_figure(6.0, 3.0)
     >>> sizer = figure_sizer()
     >>> canvas.fit_id in sizer.targets

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from explorer.panels import _canvas
-from explorer.panels._base import make_figure
+from explorer.panels.figures import make_figure
 from explorer.panels._canvas import (
     DEVICE_PIXEL_RATIO_RANGE,
     IPYMPL_GATE,

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 import pandas as pd
 
 from explorer.core.datasets import dataset_info
-from explorer.panels._base import AppState
+from explorer.state import AppState
 from explorer.panels.data import DataPanel
 
 
@@ -121,7 +121,7 @@ def test_switching_data_sets_closes_the_replaced_column_widgets():
 
 
 def test_a_forged_out_of_range_index_is_words_through_the_guard():
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
     panel = DataPanel()
     guard_widgets(panel.widget, panel.status)
     panel.dataset.set_state({"index": 42})

@@ -13,7 +13,7 @@ import pytest
 from explorer.core.cost import needs_compute, permutation_work
 from explorer.core.datasets import domingo_muralidhar_example
 from explorer.errors import ConfigurationError
-from explorer.panels._base import AppState
+from explorer.state import AppState
 from explorer.panels.permutation import PermutationPanel
 
 
@@ -159,7 +159,7 @@ def test_shared_dataset_numeric_columns_and_notice():
 
 def test_forged_sizes_are_rechecked_and_work_is_bounded_by_cost(monkeypatch):
     import explorer.panels.permutation as module
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
     state = _state("UCI Adult")
     panel = PermutationPanel(state=state)
     guard_widgets(panel.widget, panel.status)

@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 from explorer.core import datasets  # noqa: E402
 from explorer.core.rr import optimal_matrix  # noqa: E402
 from explorer.errors import ExplorerError
-from explorer.panels._base import AppState  # noqa: E402
+from explorer.state import AppState  # noqa: E402
 from explorer.panels.randomized_response import (  # noqa: E402
     PRESET_EXAMPLE1,
     RandomizedResponsePanel,
@@ -443,7 +443,7 @@ def test_epsilon_equals_the_states_after_slider_typed_and_state_changes():
                                               ({"value": float("inf")}, 2.0), ({"value": float("nan")}, 2.0),
                                               ({"max": 1000.0, "value": 500.0}, 2.0), ({"value": "x"}, 2.0)])
 def test_a_forged_slider_message_keeps_the_states_epsilon(forged, expected):
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
     state = AppState()
     panel = RandomizedResponsePanel(state=state)
     guard_widgets(panel.widget, panel.status)          # what the app does to every tab
@@ -457,7 +457,7 @@ def test_a_forged_slider_message_keeps_the_states_epsilon(forged, expected):
 
 @pytest.mark.parametrize("forged", ["12", "inf", "-1", "NaN", "", "1" * 10_000, None, 5])
 def test_a_forged_typed_box_message_keeps_the_states_epsilon(forged):
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
     state = AppState()
     panel = RandomizedResponsePanel(state=state)
     guard_widgets(panel.widget, panel.status)

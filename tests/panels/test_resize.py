@@ -13,7 +13,7 @@ from PIL import Image
 
 from explorer.app import build_app
 from explorer.panels import _resize
-from explorer.panels._base import make_figure
+from explorer.panels.figures import make_figure
 from explorer.panels._canvas import FIT_TOLERANCE, MIN_FIT_PIXELS, MIN_FIT_SHARE
 from explorer.panels._resize import DEBOUNCE_SECONDS, FigureSizer, figure_sizer
 from tests.plotting import test_legibility

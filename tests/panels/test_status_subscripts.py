@@ -10,7 +10,7 @@ import pytest
 from explorer.core.dominance import displacement, risk_loss
 from explorer.core.mdrr.dependence import cluster_attributes
 from explorer.errors import ExplorerError
-from explorer.panels._base import StatusLine
+from explorer.panels.status import StatusLine
 from explorer.panels._format import _SUBSCRIPT
 
 #: the core's refusals whose messages carry a one-letter symbol with an ``_`` index

@@ -16,7 +16,7 @@ import pytest
 from explorer.core.datasets import adult
 from explorer.core.closeness import closeness_for_epsilon
 from explorer.errors import ConfigurationError
-from explorer.panels._base import AppState
+from explorer.state import AppState
 from explorer.panels.t_closeness import TClosenessPanel
 
 
@@ -181,7 +181,7 @@ def test_adult_by_default_race_mdav_k50_big_k_behind_button():
 
 def test_shared_epsilon_out_of_range_is_refused_by_the_state_and_not_applied(panel):
     from explorer.errors import ExplorerError
-    from explorer.panels._base import guard_widgets
+    from explorer.panels.browser import guard_widgets
 
     panel.state.epsilon = 3.0
     assert panel.epsilon.value == 3.0

@@ -290,7 +290,7 @@ def comparison_work(X: Any, configs: Sequence[Any], *, alphas: Any, thetas: Any,
 
     Takes the same arguments as :func:`compare_maskings` (those that do not change the
     work, such as ``beta``, are accepted and ignored).  Multiply by the seconds per unit
-    measured where it runs (:class:`explorer.panels._base.Throughput`) for an estimate
+    measured where it runs (:class:`explorer.panels.tasks.Throughput`) for an estimate
     in seconds.
 
     Notes
