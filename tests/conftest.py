@@ -57,12 +57,13 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 def _is_e2e(item: pytest.Item) -> bool:
-    return E2E_DIR in Path(str(item.fspath)).resolve().parents
+    return E2E_DIR in item.path.resolve().parents
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tiers before ``-m`` selects (tryfirst) and before xdist reads the groups."""
+    grouped = config.pluginmanager.has_plugin("xdist")     # xdist_group is xdist's marker
     for item in items:
         if item.path.suffix == ".ipynb":                 # nbmake executes the whole notebook in a kernel
             item.add_marker(pytest.mark.slow)
@@ -70,7 +71,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
             # one worker per browser test module: its module fixtures (a demo server, nginx, JupyterLab)
             # start once, and the session's explorer_server and browser once per worker at most
-            if item.get_closest_marker("xdist_group") is None:
+            if grouped and item.get_closest_marker("xdist_group") is None:
                 item.add_marker(pytest.mark.xdist_group(f"e2e-{item.path.stem}"))
 
 
