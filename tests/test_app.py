@@ -133,6 +133,7 @@ def test_marking_a_sensitive_attribute_in_the_data_tab_is_what_t_closeness_shows
         assert "out of date" in tc.stale.widget.value
 
 
+@pytest.mark.slow
 def test_a_configuration_holds_epsilon_once_and_an_edited_value_reaches_every_tab():
     app = _app("Randomized response", "t-closeness", "Multi-attribute RR")
     text = json.dumps(app.export_config())
@@ -159,6 +160,7 @@ def test_one_epsilon_range_for_every_tab():
     assert app.panels["t-closeness"].epsilon.value == 9.5 and app.state.epsilon == 9.5
 
 
+@pytest.mark.slow
 def test_every_tab_reads_the_data_set_of_the_data_tab():
     app = _app("Permutation", "Multi-attribute RR")
     perm, mdrr = app.panels["Permutation"], app.panels["Multi-attribute RR"]
@@ -231,6 +233,7 @@ def test_the_page_address_takes_the_same_path_as_load():
     assert other.panels["t-closeness"].k.value == 2 and other.panels["t-closeness"].epsilon.value == 3.5
 
 
+@pytest.mark.slow
 def test_data_set_switches_do_not_leak_widgets():
     import warnings
 

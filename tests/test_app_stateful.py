@@ -27,6 +27,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from explorer.app import build_app
 from explorer.errors import ExplorerError
 
+pytestmark = pytest.mark.slow          # a stateful run of the whole app: more than a few seconds
+
 DATASETS = ["Ruiz (2018) example", "Domingo-Ferrer and Muralidhar (2016) example", "Synthetic normal (n=1000, m=3)"]
 EPSILONS = st.one_of(st.floats(min_value=0.0, max_value=10.0, allow_nan=False),
                      st.sampled_from([-1.0, -1e-9, 10.5, 1e6, math.inf, -math.inf, math.nan]),

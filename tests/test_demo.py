@@ -506,6 +506,7 @@ def test_a_visitor_who_leaves_while_in_line_starts_no_kernel(monkeypatch):
     assert rendered == ["stayed"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads RSS from /proc")
 def test_release_memory_hands_freed_heap_pages_back_to_the_system():
     from explorer.demo import server

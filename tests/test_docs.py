@@ -8,6 +8,7 @@ import pytest
 
 from explorer.core import datasets
 from explorer.core.epsilon_meaning import attribute_codes, read_epsilon
+from tests.extras import needs_module
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -63,7 +64,10 @@ TAB_NOTEBOOKS = sorted((ROOT / "notebooks").glob("0*.ipynb"))
 
 
 def _widget_snapshots():
+    """docs/_ext/widget_snapshots.py, the Sphinx extension: it needs Sphinx and docutils (the docs extra)."""
     import importlib.util
+    for name in ("docutils", "sphinx"):
+        needs_module(name, "docs")
     spec = importlib.util.spec_from_file_location("widget_snapshots", DOCS / "_ext" / "widget_snapshots.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -116,9 +120,10 @@ def test_the_executed_copy_gets_one_hidden_cell_and_keeps_the_notebook():
     assert ("id" in added) == ((notebook["nbformat"], notebook["nbformat_minor"]) >= (4, 5))
 
 
-def test_a_lesson_snapshot_shows_its_text_controls_figures_and_check_question():
+def test_a_lesson_snapshot_shows_its_text_controls_figures_and_check_question(monkeypatch):
     import ipywidgets as widgets
     from ipywidgets.embed import dependency_state, embed_data
+    from ipywidgets.widgets import widget as widget_module
     from ipympl.backend_nbagg import Canvas
 
     from explorer.panels.lesson import lesson_widget
@@ -126,8 +131,13 @@ def test_a_lesson_snapshot_shows_its_text_controls_figures_and_check_question():
     lesson = lesson_widget("deniability", heading=False)
     hidden = widgets.HTML("not shown", layout=widgets.Layout(display="none"))
     page = widgets.VBox([lesson, hidden])
+    # Only the page's widgets, as in the notebook's kernel: earlier tests leave hundreds of figures alive in
+    # this process, and the hidden cell draws every live canvas (two minutes' work here, not the page's).
+    on_page = set(dependency_state([page]))
+    monkeypatch.setattr(widget_module, "_instances",
+                        {key: w for key, w in widget_module._instances.items() if key in on_page})
     exec(snapshots.SNAPSHOT_CELL, {})                                 # what the hidden cell does in the kernel
-    # only the page's widgets (earlier tests leave other widgets alive in this process)
+    monkeypatch.undo()
     state = embed_data(views=[page], state=dependency_state([page]))["manager_state"]["state"]
     html = snapshots.Snapshot(state).render(page.model_id)
     text = re.sub(r"<[^>]+>", " ", html)

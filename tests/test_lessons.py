@@ -97,7 +97,7 @@ FORGED = [None, -1, 99, 1.5, "1", "abc", "", True, float("nan"), float("inf"), [
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.key)
-@pytest.mark.parametrize("value", FORGED, ids=repr)
+@pytest.mark.parametrize("value", FORGED, ids=lambda value: "object()" if type(value) is object else repr(value))
 def test_check_question_survives_forged_values(lesson, value):
     feedback = L.check_answer(lesson.check, value)
     assert isinstance(feedback, L.Feedback) and not feedback.correct

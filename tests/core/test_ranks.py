@@ -1,6 +1,7 @@
 """Average ranks without scipy.stats, and which core modules import it."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ def test_average_ranks_equal_scipys_rankdata(values):
                                   rankdata(values, method="average"))
 
 
+@pytest.mark.slow
 def test_the_rr_and_permutation_cores_do_not_import_scipy_stats():
     """scipy.stats costs a kernel about a second of CPU: the tabs a visitor opens must not need it."""
     import subprocess

@@ -237,6 +237,7 @@ def test_mdav_with_many_ties_agrees_with_the_stated_rule(seed):
     np.testing.assert_array_equal(mdav_labels(x, k), _mdav_reference(x, k))
 
 
+@pytest.mark.slow
 def test_mdav_on_adult_gives_the_pinned_clusters():
     # The benchmark's settings.  Adult's quasi-identifiers repeat (9,885 distinct of 32,561 records), so
     # the clusters depend on the tie rule; they are the same on numpy 1.26, 2.0 and 2.4 (docs/models).

@@ -2,8 +2,13 @@
 headless Debian Chromium driven by Playwright.
 
 Without Chromium the browser tests skip with a message that says how to install
-it; ``.ci/run`` sets ``EXPLORER_REQUIRE_BROWSER=1``, which turns that skip into a
-failure.  Playwright never downloads a browser here: it launches ``/usr/bin/chromium``.
+it; ``.ci/run`` sets ``EXPLORER_REQUIRE_BROWSER=1`` (and CI services set ``CI=true``), which turns
+that skip into a failure (:mod:`tests.extras`).  Playwright never downloads a browser here: it
+launches ``/usr/bin/chromium``.  Every test here is marked ``e2e`` (``tests/conftest.py``).
+
+The servers are shared: ``explorer_server`` and ``browser`` once per session (per xdist worker),
+``demo_server`` (``privacy-explorer --demo --max-kernels 1 --pool 0``) too; a test that uses the demo
+server leaves it as it found it, with no kernel running.
 """
 
 from __future__ import annotations
@@ -20,17 +25,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.extras import missing
+
 CHROMIUM = os.environ.get("EXPLORER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-REQUIRE_BROWSER = os.environ.get("EXPLORER_REQUIRE_BROWSER") == "1"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage"]
 INSTALL_HINT = "Chromium is needed for browser tests: apt-get update && apt-get install -y chromium"
-
-
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "/e2e/" in str(item.fspath).replace(os.sep, "/"):
-            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -84,15 +84,11 @@ def served(command: list[str], log_path: Path, ready_url: str, name: str, *, tim
 
 def require_chromium() -> None:
     if not Path(CHROMIUM).exists():
-        if REQUIRE_BROWSER:
-            pytest.fail(f"EXPLORER_REQUIRE_BROWSER=1 but no Chromium at {CHROMIUM}. {INSTALL_HINT}")
-        pytest.skip(INSTALL_HINT)
+        missing(f"no Chromium at {CHROMIUM}. {INSTALL_HINT}")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        if REQUIRE_BROWSER:
-            pytest.fail("EXPLORER_REQUIRE_BROWSER=1 but playwright is not installed: pip install '.[test]'")
-        pytest.skip("playwright is needed for browser tests: pip install '.[test]'")
+        missing("playwright is needed for browser tests: pip install '.[test]'")
 
 
 @pytest.fixture(scope="session")
@@ -108,6 +104,29 @@ def explorer_server(tmp_path_factory):
                 "privacy-explorer", cwd=log_path.parent):     # away from the checkout: the installed package serves
         print(f"privacy-explorer answered after {time.monotonic() - started:.2f} s")
         yield url
+
+
+@contextlib.contextmanager
+def demo_server_process(folder: Path, *args: str):
+    """``privacy-explorer --demo ARGS`` on a free loopback port: yields (base URL, process, log path)."""
+    port = free_port()
+    log_path = folder / "server.log"
+    url = f"http://127.0.0.1:{port}/"
+    with served([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser", "--port", str(port), *args],
+                log_path, url + "voila/static/favicon.ico", "privacy-explorer --demo", cwd=folder) as process:
+        yield url, process, log_path
+
+
+@pytest.fixture(scope="session")
+def demo_server(tmp_path_factory):
+    """(base URL, server process, log path) of ``privacy-explorer --demo --max-kernels 1 --pool 0``.
+
+    Shared by every test that needs the demo's cap of one kernel; each closes its page and waits
+    until its kernel has stopped (``tests.e2e.test_demo_e2e.close_and_wait``), so the next one finds
+    the demo empty."""
+    require_chromium()
+    with demo_server_process(tmp_path_factory.mktemp("demo"), "--max-kernels", "1", "--pool", "0") as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

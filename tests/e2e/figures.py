@@ -41,8 +41,11 @@ def settle(page, timeout_s: float = 90.0, quiet_polls: int = 4, poll_ms: int = 7
         figures = page.evaluate(FIGURES_JS)
         text = page.evaluate(TAB_TEXT_JS)
         signature = (text, tuple((round(f["rendered"]), round(f["box"][1] - f["box"][0])) for f in figures))
-        # A figure the browser scales down may still be waiting for the kernel's re-render: wait longer.
-        scaled = any(f["canvas"][2] < f["rendered"] - 1 for f in figures)
+        # A figure the browser scales down may still be waiting for the kernel's re-render: wait longer.  So may
+        # a canvas not drawn yet, or one narrower than both its design width and its box (the kernel renders at
+        # least that wide: a re-render at the wider width is on its way, slow on a busy machine).
+        scaled = any(f["canvas"][2] < f["rendered"] - 1 or f["canvas"][4] - f["canvas"][3] < 50
+                     or f["rendered"] < min(f["design"], f["box"][1] - f["box"][0]) - 2 for f in figures)
         if signature == last and not text.endswith("loading"):
             same += 1
             if same >= (3 * quiet_polls if scaled else quiet_polls):

@@ -11,17 +11,14 @@ app, moves ε and leaves like a page does.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import concurrent.futures
 import json
 import re
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 import uuid
-from pathlib import Path
 
 import psutil
 import pytest
@@ -29,30 +26,10 @@ from playwright.sync_api import expect
 
 from explorer.demo import kernels as demo_kernels
 from explorer.demo.visitor import ProtocolVisitor, frame, interact, scripted_visit
-from tests.e2e.conftest import free_port, require_chromium, served
 from tests.e2e.helpers import open_tab, requests_elsewhere, save_screenshot
 
 V1 = "v1.kernel.websocket.jupyter.org"
 MALFORMED_FRAME = (1 << 40).to_bytes(8, "little") + bytes(8)
-
-
-@contextlib.contextmanager
-def demo_server_process(folder: Path, *args: str):
-    """``privacy-explorer --demo ARGS`` on a free loopback port: yields (base URL, process, log path)."""
-    port = free_port()
-    log_path = folder / "server.log"
-    url = f"http://127.0.0.1:{port}/"
-    with served([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser", "--port", str(port), *args],
-                log_path, url + "voila/static/favicon.ico", "privacy-explorer --demo", cwd=folder) as process:
-        yield url, process, log_path
-
-
-@pytest.fixture(scope="module")
-def demo_server(tmp_path_factory):
-    """(base URL, server process, log path) of ``privacy-explorer --demo --max-kernels 1 --pool 0``."""
-    require_chromium()
-    with demo_server_process(tmp_path_factory.mktemp("demo"), "--max-kernels", "1", "--pool", "0") as server:
-        yield server
 
 
 def kernel_processes(server: subprocess.Popen) -> list[psutil.Process]:

@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import expect
 
 from explorer.core.datasets import DEFAULT_MAX_BYTES
-from tests.e2e.conftest import REQUIRE_BROWSER, free_port, require_chromium, served
-from tests.e2e.test_demo_e2e import demo_server_process
+from tests.e2e.conftest import demo_server_process, free_port, require_chromium, served
 from tests.e2e.helpers import open_tab, save_screenshot
+from tests.extras import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx" / "privacy-explorer.conf"
@@ -46,10 +46,7 @@ def status_of(request: urllib.request.Request) -> int:
 def proxied_demo(tmp_path_factory):
     require_chromium()
     if not Path(NGINX).exists():
-        message = "nginx is needed for this test: apt-get install -y nginx"
-        if REQUIRE_BROWSER:
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"nginx is needed for this test (none at {NGINX}): apt-get install -y nginx")
     folder = tmp_path_factory.mktemp("nginx")
     temp = {name: folder / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
     for path in temp.values():

@@ -84,25 +84,26 @@ def test_a_window_made_narrower_then_wider_gets_its_figures_back_to_design_width
         context.close()
 
 
-def test_under_the_demo_csp_the_sizer_runs_with_no_violation(browser, tmp_path):
+def test_under_the_demo_csp_the_sizer_runs_with_no_violation(browser, demo_server):
     """``privacy-explorer --demo`` (its Content-Security-Policy): the sizer's module loads and figures fit."""
-    from tests.e2e.test_demo_e2e import demo_server_process
+    from tests.e2e.test_demo_e2e import close_and_wait
 
-    with demo_server_process(tmp_path, "--max-kernels", "1", "--pool", "0") as (url, _server, _log):
-        context = browser.new_context(viewport={"width": 900, "height": 768})
-        page = context.new_page()
-        console: list[str] = []
-        page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
-        page.set_default_timeout(60_000)
-        try:
-            page.goto(url, timeout=120_000)
-            page.wait_for_selector(".explorer-app", timeout=120_000)
-            open_tab(page, "Randomized response")
-            figures = settle(page)
-            assert figures and not clipped(figures)
-            assert any(f["rendered"] < f["design"] - 1 for f in figures), figures     # re-rendered by the kernel
-            violations = [line for line in console if "Content Security Policy" in line]
-            assert violations == [], violations
-        finally:
-            page.close(run_before_unload=True)
-            context.close()
+    url, server, _log = demo_server
+    context = browser.new_context(viewport={"width": 900, "height": 768})
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(url, timeout=120_000)
+        page.wait_for_selector(".explorer-app", timeout=120_000)
+        open_tab(page, "Randomized response")
+        figures = settle(page)
+        assert figures and not clipped(figures)
+        assert any(f["rendered"] < f["design"] - 1 for f in figures), figures     # re-rendered by the kernel
+        violations = [line for line in console if "Content Security Policy" in line]
+        assert violations == [], violations
+    finally:
+        left = close_and_wait(page, server)         # the shared demo server is left with no kernel
+        context.close()
+    assert left == 0, "closing the page did not stop its kernel within 10 s"

@@ -31,7 +31,7 @@ def test_the_first_lessons_check_question_gives_feedback_wrong_then_right(browse
         page.wait_for_selector(".explorer-app", timeout=120_000)
         open_tab(page, "Lessons")
         lesson = page.locator(f".explorer-lesson-{first.key}")
-        expect(lesson).to_be_visible()
+        expect(lesson).to_be_visible(timeout=120_000)          # the tab builds its first lesson when opened
         question = lesson.locator(".explorer-check")
         feedback = question.locator(".explorer-check-feedback")
         expect(feedback).to_have_text("")

@@ -158,6 +158,7 @@ def test_outside_the_gate_the_plain_ipympl_path_is_used_and_works(monkeypatch, c
 # --------------------------------------------------------------------------- fast == plain
 
 
+@pytest.mark.slow
 def test_fast_diff_images_decode_to_the_plain_path_pixels():
     """The same sequence of frames on two identical figures: the PNGs sent decode to equal pixels."""
     runs = {}
@@ -224,6 +225,7 @@ def rr_sized_figure():
     return figure, canvas
 
 
+@pytest.mark.slow
 def test_forged_resize_of_a_fixed_size_figure_is_ignored_and_costs_no_memory():
     figure, canvas = rr_sized_figure()
     size = canvas.get_width_height()
@@ -242,6 +244,7 @@ def test_forged_resize_of_a_fixed_size_figure_is_ignored_and_costs_no_memory():
     assert rss_bytes() - before < 50 * MB
 
 
+@pytest.mark.slow
 def test_resize_of_a_resizable_figure_is_clamped():
     figure, canvas = rr_sized_figure()
     canvas.resizable = True

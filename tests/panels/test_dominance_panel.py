@@ -268,6 +268,7 @@ def test_a_change_during_a_background_run_is_planned_again_when_it_ends(small_st
     assert not panel.running and panel.risk_curves[0].grid[1] == pytest.approx(-40.0)
 
 
+@pytest.mark.slow
 def test_full_adult_is_estimated_slow_and_computed_behind_the_button():
     from explorer.core.datasets import adult
 

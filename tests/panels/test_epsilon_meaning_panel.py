@@ -70,6 +70,7 @@ def test_switching_data_set_switches_the_attributes(state):
     assert not panel.status.is_error and panel.reading.prior.tolist() == [0.2] * 5
 
 
+@pytest.mark.slow
 def test_summary_exports_png_and_pdf(state):
     panel = EpsilonMeaningPanel(state, attribute="sex")
     panel.export_png.click()

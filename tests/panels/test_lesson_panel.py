@@ -166,6 +166,7 @@ def test_a_forged_choice_index_from_the_browser_does_not_raise():
 
 
 # ---------------------------------------------------------------------------------- the lessons page
+@pytest.mark.slow
 def test_lessons_page_lists_the_lessons_in_order_and_steps():
     page = LessonsPage()
     assert [value for _, value in page.selector.options] == list(KEYS)

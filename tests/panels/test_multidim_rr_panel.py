@@ -166,6 +166,7 @@ def test_forged_run_count_is_refused(panel):
     assert panel.runs.value == 1
 
 
+@pytest.mark.slow
 def test_runs_use_the_shared_background_task():
     panel = MultiDimRRPanel()
     assert panel.progress is panel.task.progress and panel.cancel_button is panel.task.cancel_button

@@ -283,6 +283,7 @@ def test_slider_moves_blit_only_the_moving_artists(panel):
     assert panel.blitter.background is None
 
 
+@pytest.mark.slow
 def test_saved_figures_contain_the_moving_artists(panel, tmp_path):
     import io
     panel.figure.canvas.draw()
@@ -359,6 +360,7 @@ def test_moves_that_change_nothing_drawn_are_not_redrawn(panel):
     assert matrix_shown(panel)[0, 0] == pytest.approx(0.8 + 0.2 / 3)
 
 
+@pytest.mark.slow
 def test_a_simulation_shown_is_marked_out_of_date_when_its_inputs_change():
     state = AppState()
     panel = RandomizedResponsePanel(state=state)
@@ -372,6 +374,7 @@ def test_a_simulation_shown_is_marked_out_of_date_when_its_inputs_change():
     assert panel.simulation_stale.stale
 
 
+@pytest.mark.slow
 def test_changing_the_number_of_categories_closes_the_replaced_cells():
     import warnings
 

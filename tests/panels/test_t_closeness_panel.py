@@ -122,6 +122,7 @@ def test_bad_inputs_keep_last_valid_state(panel):
     assert panel.status.is_error and "at least one quasi-identifier" in panel.status.message
 
 
+@pytest.mark.slow
 def test_single_valued_sensitive_and_missing_values(small_frame):
     frame = small_frame.copy()
     frame["constant"] = "x"

@@ -14,6 +14,8 @@ from matplotlib.text import Text
 
 from explorer.app import build_app
 
+pytestmark = pytest.mark.slow          # its fixture builds the whole app and draws every figure
+
 MIN_POINTS = 9.0
 #: A legend may sit over at most this share of a plot's data points, or of its own area in bars.
 MAX_COVERED = 0.05
