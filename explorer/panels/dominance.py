@@ -53,7 +53,7 @@ from explorer.panels.status import escape, guarded
 from explorer.panels.tasks import Throughput
 from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
 from explorer.references import cite
-from explorer.state import UPLOAD_PREFIX, AppState, shorten
+from explorer.state import LEGACY_TAB_KEYS, UPLOAD_PREFIX, AppState, shorten
 
 __all__ = ["DominancePanel", "PUBLISHED", "THROUGHPUT"]
 
@@ -408,9 +408,11 @@ class DominancePanel(Panel):
     def check_config(self, config: Any) -> dict[str, Any]:
         """The generic check, and the entries whose choices follow the state's data set: ``methods`` (a data set
         with a printed masked version offers "As published") and ``risk_view`` and ``loss_view`` (its
-        attributes).  The data set is the state's: a configuration of this tab never names one."""
+        attributes).  The data set is the state's: a configuration of this tab never names one (the ``source``
+        entry of an earlier release is dropped, as :data:`~explorer.state.LEGACY_TAB_KEYS` says)."""
         if not isinstance(config, dict):
             return super().check_config(config)
+        config = {k: v for k, v in config.items() if k not in LEGACY_TAB_KEYS["Dominance"]}   # the state's now
         dependent = ("methods", "risk_view", "loss_view")
         checked = super().check_config({k: v for k, v in config.items() if k not in dependent})
         printed = self.state.masked_version() is not None
