@@ -386,6 +386,10 @@ class DominancePanel(Panel):
         self.stale.mark(self._views(), f"they show the previous data; {words}",
                         button=(f"'Use the {FALLBACK_DATASET}', or choose another data set in the Data tab"
                                 if lacking else "Compute after choosing usable data"))
+        if self.state.dataset is None:
+            self.status.error(f"There is no data set yet: choose one in the Data tab, or use the {FALLBACK_DATASET} "
+                              "(button above).")
+            return
         self.status.error(f"These data cannot be used here: {words}. The curves shown are of the previous data."
                           + offer)
 

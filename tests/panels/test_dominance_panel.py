@@ -228,6 +228,23 @@ def test_the_app_exports_the_data_set_once_and_no_source_of_the_tab():
     _assert_ruiz_numbers(other.panel("Dominance"))
 
 
+def test_a_built_tab_follows_a_loaded_configuration_of_a_paper_example():
+    from explorer.app import build_app
+
+    app = build_app()
+    app.state.select_dataset(RUIZ_EXAMPLE)
+    app.panel("Dominance").risk_view.value = "2"
+    config = app.export_config()
+    other = build_app()
+    other.state.select_dataset("Synthetic normal (n=1000, m=3)")
+    panel = other.panel("Dominance")                     # built on other data, then the configuration arrives
+    assert panel.methods[0].value != PUBLISHED
+    other.load_config(config)
+    assert not panel.status.is_error, panel.status.message
+    assert panel.config() == config["tabs"]["Dominance"]
+    _assert_ruiz_numbers(panel)
+
+
 def test_an_old_configuration_with_a_source_of_the_tab_still_loads(small_state):
     """A ``source`` of an earlier release is dropped (explorer.state.LEGACY_TAB_KEYS): the configuration's
     data set stays the one of every tab; the rest of the tab's entries are applied."""
@@ -286,7 +303,8 @@ def test_a_bad_setting_does_not_offer_another_data_set(small_state):
 def test_without_a_data_set_in_a_given_state_it_says_so_and_offers_the_ruiz_example():
     state = AppState()
     panel = DominancePanel(state=state)
-    assert state.dataset is None and panel.status.is_error and "no data set yet" in panel.status.message
+    assert state.dataset is None and panel.status.is_error and "There is no data set yet" in panel.status.message
+    assert RUIZ_EXAMPLE in panel.status.message
     assert panel.switch_button.layout.display is None
     panel.switch_button.click()
     assert state.dataset_name == RUIZ_EXAMPLE and not panel.status.is_error
