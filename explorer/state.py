@@ -128,8 +128,10 @@ def _as_role(frame: pd.DataFrame, column: str, role: str) -> pd.Series:
 
 
 #: Tab parameters of earlier releases that are now the state's: a tab's own data source (its data set is the
-#: state's).  Configurations that hold them still load; the keys are dropped.
-LEGACY_TAB_KEYS = {"Permutation": ("source",)}
+#: state's, named once by the configuration's ``dataset``).  Configurations that hold them still load; the keys
+#: are dropped (a Dominance ``source`` of ``"ruiz"`` or ``"dm"`` does not change the configuration's data set:
+#: the other tabs showed that one).
+LEGACY_TAB_KEYS = {"Permutation": ("source",), "Dominance": ("source",)}
 
 
 def _without_legacy_keys(title: Any, params: Any) -> Any:

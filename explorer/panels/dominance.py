@@ -1,7 +1,8 @@
 """The "Dominance" tab: power-mean disclosure risk and information loss curves, verdicts, calibration.
 
 Wiring only: the data a comparison reads are :func:`explorer.core.dominance.comparison.numeric_records`
-(or a paper's example with its printed masked Y), the comparison (masking, displacements, curves, verdicts,
+(or, for a paper's running example, its original columns and the printed masked Y of
+:meth:`~explorer.state.AppState.masked_version`), the comparison (masking, displacements, curves, verdicts,
 calibration) is :func:`~explorer.core.dominance.comparison.compare_maskings` and its work, in the units of
 :mod:`explorer.core.cost`, :func:`~explorer.core.dominance.comparison.comparison_work`; the plots are
 :mod:`explorer.plotting.dominance`.  The core's memo (:class:`ComparisonCache`, one per data set) keeps
@@ -11,8 +12,11 @@ Work that needs Compute (:meth:`~explorer.panels.base.Panel.needs_compute`, the 
 Adult, aggregated views, MDAV, wide rank swapping) waits for the "Compute" button and then runs in the panel's
 background task, with a progress bar and Cancel; meanwhile the last curves stay on screen, greyed ("out of
 date: press Compute").  So do they, with the reason in words, when the data set changes to one the tab cannot
-use.  The data are the shared state's (``state.dataset``) or a paper example chosen by name; the tab has no
-epsilon.
+use.  The data are the shared state's (``state.dataset``, chosen in the Data tab): the tab has no data
+source of its own and no epsilon.  With a paper's running example (:data:`~explorer.core.datasets.RUIZ_EXAMPLE`,
+:data:`~explorer.core.datasets.DM_EXAMPLE`) the first configuration is the paper's printed masked version
+("As published"); when the data set has fewer than 2 complete numeric records, the tab says so and offers a
+button that makes the Ruiz (2018) example the shared data set.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import pandas as pd
 import traitlets
 
 from explorer._validation import check_int, check_number
-from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES, domingo_muralidhar_example, ruiz_example
+from explorer.core.datasets import BUILTIN_DATASETS, DM_EXAMPLE, LEGACY_NAMES, RUIZ_EXAMPLE
 from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
 from explorer.core.dominance import alpha_grid, attribute_pairs, curves_table, sample_records, theta_grid
 from explorer.core.dominance.comparison import (
@@ -49,16 +53,16 @@ from explorer.panels.status import escape, guarded
 from explorer.panels.tasks import Throughput
 from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
 from explorer.references import cite
-from explorer.state import UPLOAD_PREFIX, AppState, shorten
+from explorer.state import LEGACY_TAB_KEYS, UPLOAD_PREFIX, AppState, shorten
 
 __all__ = ["DominancePanel", "PUBLISHED", "THROUGHPUT"]
 
 RUIZ = cite("permutation-paradigm")
-SOURCES = [("Shared data set (Data tab)", "shared"), (f"Running example of {RUIZ}, Table 1", "ruiz"),
-           (f"Running example of {cite('new-directions')}, Table 1", "dm")]
-#: The paper examples: (loader, its name in the code of a view, what the code says it is).
-EXAMPLES = {"ruiz": (ruiz_example, "ruiz_example", f"{RUIZ}, Table 1"),
-            "dm": (domingo_muralidhar_example, "domingo_muralidhar_example", f"{cite('new-directions')}, Table 1")}
+#: The data set the tab offers to switch to when the shared one lacks what it needs (and a notebook's default).
+FALLBACK_DATASET = RUIZ_EXAMPLE
+#: The papers' running examples: their loader's name in the code of a view, and what the code says they are.
+EXAMPLES = {RUIZ_EXAMPLE: ("ruiz_example", f"{RUIZ}, Table 1"),
+            DM_EXAMPLE: ("domingo_muralidhar_example", f"{cite('new-directions')}, Table 1")}
 CONVENTIONS = [("rank: rank(y) − rank(x)", "rank"), (f"record position ({RUIZ}'s rⱼ)", "position")]
 ALL = "__all__"
 N_GRID = 121
@@ -75,9 +79,10 @@ FIGURES = {"risk": "Disclosure risk D(α) of each configuration",
            "calibration": "Calibration: each configuration's protection D(α₁, β) and information loss I(θ₂, π)"}
 
 
-def _method_options(source: str) -> list[tuple[str, str]]:
+def _method_options(printed: bool) -> list[tuple[str, str]]:
+    """The masking choices of a configuration row; ``printed``: the data set has a printed masked version."""
     options = [(m.label, m.name) for m in MASKING_METHODS.values()]
-    if source in EXAMPLES:
+    if printed:
         options.insert(0, ("As published (the paper's Y)", PUBLISHED))
     return options
 
@@ -118,17 +123,38 @@ class DominancePanel(Panel):
     """Risk curves D(α), loss curves I(θ), dominance verdicts (Ruiz (2018)) and the calibration view
     (Domingo-Ferrer and Soria-Comas (2018), Section VI-B).
 
-    Its configuration is that of its declared controls (``source``, ``max_records``, ``seed``, ``convention``,
-    ``mode``, ``n_configs``, ``methods`` and ``parameters`` (one per configuration row), ``sweep_method``,
-    ``sweep_values``, the views and exponents).  Three figures: ``risk``, ``loss`` and ``calibration``, each with
+    The data are the state's data set (the Data tab's choice): with a paper's running example, its original
+    columns and the printed masked version (the first configuration, "As published"); otherwise its numeric
+    columns (a seeded sample of at most ``max_records``).  Its configuration is that of its declared controls
+    (``max_records``, ``seed``, ``convention``, ``mode``, ``n_configs``, ``methods`` and ``parameters`` (one per
+    configuration row), ``sweep_method``, ``sweep_values``, the views and exponents); the data set is the
+    state's, written once at the top of the app's configuration.  Three figures: ``risk``, ``loss`` and ``calibration``, each with
     its text and data table read from the comparison drawn.  A move of β, π, α₁ or θ₂ redraws only the
     figures whose data changed, by blitting their moving artists when nothing else in the figure changed
     (:class:`FigureRedraw`).
+
+    Parameters
+    ----------
+    state : AppState, optional
+        The shared state.  Without one, the panel makes its own and opens on the Ruiz (2018) example.
+    source : str, optional
+        A data set's name (:meth:`~explorer.state.AppState.dataset_names`, or an older name such as ``"ruiz"``
+        or ``"dm"``), made the state's data set first; ``"shared"`` (or None) keeps the state's.  For notebooks
+        written for earlier releases, where the tab had a data source of its own.
+    max_records : int
+        The records used of a data set without a printed masked version (0: all).
+    seed : int
+        The seed of the sample and of the maskings.
     """
 
     def __init__(self, state: AppState | None = None, *, source: str | None = None, max_records: int = 5000,
                  seed: int = 0):
+        own_state = state is None
         super().__init__(state)
+        if source not in (None, "shared"):
+            self.state.select_dataset(source)        # refused in words (DatasetError) when it is no data set
+        elif own_state and self.state.dataset is None:
+            self.state.select_dataset(FALLBACK_DATASET)
         self.estimate = 0.0                # seconds the last change was estimated to need (at THROUGHPUT's rate)
         self.work = 0.0                    # its work units (explorer.core.cost)
         self._data_error: str | None = None   # why the chosen data cannot be used (None: they can)
@@ -148,17 +174,20 @@ class DominancePanel(Panel):
         self.csv_text = ""
 
         style = {"description_width": "initial"}
-        default_source = source or ("shared" if self.state.dataset is not None else "ruiz")
-        self.source = self.control("source", widgets.Dropdown(
-            options=SOURCES, value=default_source, description="Data", style=style,
-            layout=widgets.Layout(width="420px")))
+        printed = self.state.masked_version() is not None
+        self.data_name = widgets.HTML()
+        self.data_name.add_class("explorer-dominance-data-name")
+        self.switch_button = widgets.Button(description=f"Use the {FALLBACK_DATASET}", icon="exchange",
+                                            tooltip="make it the data set of every tab (the Data tab's choice)",
+                                            layout=widgets.Layout(width="auto", display="none"))
+        self.switch_button.add_class("explorer-dominance-switch")
         self.max_records = self.control("max_records", widgets.IntText(
             value=max_records, description="Records used (0 = all)", style=style, layout=widgets.Layout(width="220px")))
         self.max_records.add_class("explorer-dominance-max-records")
         self.seed = self.control("seed", widgets.IntText(value=seed, description="Seed", style=style,
                                                          layout=widgets.Layout(width="140px")))
         self.convention = self.control("convention", widgets.Dropdown(
-            options=CONVENTIONS, value="position" if default_source != "shared" else "rank",
+            options=CONVENTIONS, value="position" if printed else "rank",
             description="Displacement", style=style, layout=widgets.Layout(width="330px")))
         self.mode = self.control("mode", widgets.ToggleButtons(
             options=[("Compare configurations", "compare"), ("Sweep one method", "sweep")], value="compare",
@@ -169,8 +198,8 @@ class DominancePanel(Panel):
         self.parameters: list[widgets.FloatText] = []
         self.parameter_help: list[widgets.HTML] = []
         for i, (method, parameter) in enumerate(DEFAULTS):
-            dropdown = widgets.Dropdown(options=_method_options(default_source), description=f"{i + 1}.",
-                                        value=PUBLISHED if i == 0 and default_source != "shared" else method,
+            dropdown = widgets.Dropdown(options=_method_options(printed), description=f"{i + 1}.",
+                                        value=PUBLISHED if i == 0 and printed else method,
                                         style=style, layout=widgets.Layout(width="330px"))
             dropdown.add_class(f"explorer-dominance-method-{i + 1}")
             text = widgets.FloatText(value=parameter, description="parameter", style=style,
@@ -179,11 +208,11 @@ class DominancePanel(Panel):
             self.methods.append(dropdown)
             self.parameters.append(text)
             self.parameter_help.append(widgets.HTML(layout=widgets.Layout(width="420px")))
-        # One entry each in the configuration, a list over the rows (their choices follow the source: check_config)
+        # One entry each in the configuration, a list over the rows (their choices follow the data set: check_config)
         self.control("methods", _Together(self.methods))
         self.control("parameters", _Together(self.parameters))
         self.sweep_method = self.control("sweep_method", widgets.Dropdown(
-            options=_method_options("shared"), value="additive_noise", description="Method", style=style,
+            options=_method_options(False), value="additive_noise", description="Method", style=style,
             layout=widgets.Layout(width="330px")))
         self.sweep_values = self.control("sweep_values", widgets.Text(
             value="0.05, 0.1, 0.25, 0.5, 1, 2", description="Parameter values", style=style,
@@ -256,7 +285,9 @@ class DominancePanel(Panel):
             return widgets.HTML(f"<h4 style='margin:6px 0 0'>{text}</h4>")
 
         self.widget = widgets.VBox([
-            intro, widgets.HBox([self.source, self.max_records, self.seed, self.convention]),
+            intro, widgets.HBox([self.data_name, self.switch_button],
+                                layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            widgets.HBox([self.max_records, self.seed, self.convention]),
             self.mode, self.compare_box, self.sweep_box,
             widgets.HBox([self.normalize, self.export_button, self.download_link]),
             widgets.HBox([self.compute_button, self.task.widget]),
@@ -275,7 +306,7 @@ class DominancePanel(Panel):
             self._sync_visibility()
             self._refresh()
 
-        self.source.observe(self._on_source, names="value")
+        self.switch_button.on_click(lambda _: self._on_switch())
         for control in (self.max_records, self.seed):
             control.observe(self._on_data_setting, names="value")
         for control in [self.convention, self.mode, self.n_configs, self.sweep_method, self.sweep_values,
@@ -287,23 +318,26 @@ class DominancePanel(Panel):
         self.state.observe(self._on_dataset, names="dataset")
 
     # ------------------------------------------------------------------------------------------ data
+    def _read(self) -> tuple[np.ndarray, list[str], np.ndarray | None]:
+        """The state's data set as the comparison reads it: ``(X, columns, published)``.
+
+        With a printed masked version (a paper's running example): the original columns and the printed Y
+        (:meth:`~explorer.state.AppState.masked_version`); otherwise the complete records of its numeric
+        columns and None.  Raises :class:`DatasetError` in words when there is nothing the tab can use.
+        """
+        frame, name = self.state.dataset, self.state.dataset_name or "data"
+        if frame is None:
+            raise DatasetError("there is no data set yet")
+        printed = self.state.masked_version()
+        if printed is not None:
+            columns = [str(c) for c in printed.columns]
+            return frame[columns].to_numpy(dtype=float), columns, printed.to_numpy(dtype=float)
+        X, columns = numeric_records(frame, name=f"the data set {name!r}")
+        return X, columns, None
+
     def _load_data(self) -> None:
-        """Read the chosen data (numeric attributes), sample it, and reset the caches."""
-        source = self.source.value
-        published = None
-        if source in EXAMPLES:
-            frame = EXAMPLES[source][0]()
-            columns = ["X1", "X2", "X3"]
-            X = frame[columns].to_numpy(dtype=float)
-            published = frame[["Y1", "Y2", "Y3"]].to_numpy(dtype=float)
-        else:
-            frame = self.state.dataset
-            if frame is None:
-                raise DatasetError("no shared data set yet: choose one in the Data tab, or a paper example")
-            try:
-                X, columns = numeric_records(frame, name="the shared data set")
-            except DatasetError as error:
-                raise DatasetError(f"{error}; choose a paper example") from None
+        """Read the state's data set (numeric attributes), sample it, and reset the caches."""
+        X, columns, published = self._read()
         limit = check_int(self.max_records.value, "records used", minimum=0)
         if limit == 1:
             raise InvalidParameterError("records used must be 0 (all) or at least 2, got 1")
@@ -311,33 +345,61 @@ class DominancePanel(Panel):
         if published is None:
             X = sample_records(X, limit or None, self.seed.value)
         self._X, self._columns, self._published = X, columns, published
-        self._origin = {"source": source, "limit": limit, "seed": int(self.seed.value),
+        self._origin = {"printed": published is not None, "limit": limit, "seed": int(self.seed.value),
                         "dataset": self.state.dataset_name}
         self._cache = ComparisonCache()    # a running background computation keeps the old one
         self._set_view_options()
 
+    def _show_data_name(self) -> None:
+        """Which data set the tab reads (the Data tab's choice), and whether it brings its printed masked version."""
+        name = self.state.dataset_name or "none yet"
+        printed = self.state.masked_version() is not None
+        self.data_name.value = (f"<small>Data set (chosen in the Data tab): <b>{escape(name)}</b>"
+                                + (", with its printed masked version" if printed else "") + "</small>")
+
     def _reload(self) -> bool:
-        """Read the chosen data; when they cannot be used, grey the curves, say why, and return False.
+        """Read the state's data set; when it cannot be used, grey the curves, say why, and return False.
 
         The curves of the previous data stay on screen for comparison, marked out of date (the one rule of
         every tab), and nothing computes until usable data are chosen.
         """
         self.task.supersede()              # other data: a background result for the old ones is moot
+        self._show_data_name()
         try:
             self._load_data()
         except ExplorerError as error:
             self._data_unusable(str(error))
             return False
         self._data_error = None
+        self.switch_button.layout.display = "none"
         return True
 
     def _data_unusable(self, words: str) -> None:
-        """The data chosen cannot be used: the curves shown (of other data) are marked out of date, with why."""
+        """The data set cannot be used: the curves shown (of other data) are marked out of date, with why; a
+        data set without 2 complete numeric records gets the offer of the Ruiz (2018) example."""
         self._data_error = words
         self._X, self._cache = None, ComparisonCache()
+        lacking = isinstance(self._read_error(), DatasetError)
+        self.switch_button.layout.display = None if lacking else "none"
+        offer = f" Choose another data set in the Data tab, or use the {FALLBACK_DATASET} (button above)." \
+            if lacking else ""
         self.stale.mark(self._views(), f"they show the previous data; {words}",
-                        button="Compute after choosing usable data")
-        self.status.error(f"These data cannot be used here: {words}. The curves shown are of the previous data.")
+                        button=(f"'Use the {FALLBACK_DATASET}', or choose another data set in the Data tab"
+                                if lacking else "Compute after choosing usable data"))
+        if self.state.dataset is None:
+            self.status.error(f"There is no data set yet: choose one in the Data tab, or use the {FALLBACK_DATASET} "
+                              "(button above).")
+            return
+        self.status.error(f"These data cannot be used here: {words}. The curves shown are of the previous data."
+                          + offer)
+
+    def _read_error(self) -> ExplorerError | None:
+        """What the data set itself lacks (None: it has 2 complete numeric records; a setting may still be bad)."""
+        try:
+            self._read()
+        except ExplorerError as error:
+            return error
+        return None
 
     def _set_view_options(self) -> None:
         for control, options in zip((self.risk_view, self.loss_view), _view_options(self._columns)):
@@ -348,26 +410,34 @@ class DominancePanel(Panel):
 
     # ------------------------------------------------------------------------------- configuration
     def check_config(self, config: Any) -> dict[str, Any]:
-        """The generic check, and the entries whose choices follow the configuration's ``source``: ``methods``
-        (a paper example offers "As published"), ``risk_view`` and ``loss_view`` (the attributes of its data)."""
+        """The generic check, and the entries whose choices follow the state's data set: ``methods`` (a data set
+        with a printed masked version offers "As published") and ``risk_view`` and ``loss_view`` (its
+        attributes).  The data set is the state's: a configuration of this tab never names one (the ``source``
+        entry of an earlier release is dropped, as :data:`~explorer.state.LEGACY_TAB_KEYS` says)."""
         if not isinstance(config, dict):
             return super().check_config(config)
+        config = {k: v for k, v in config.items() if k not in LEGACY_TAB_KEYS["Dominance"]}   # the state's now
         dependent = ("methods", "risk_view", "loss_view")
         checked = super().check_config({k: v for k, v in config.items() if k not in dependent})
-        source = checked.get("source", self.source.value)
+        printed = self.state.masked_version() is not None
         if "methods" in config:
-            allowed = [v for _, v in _method_options(source)]
+            allowed = [v for _, v in _method_options(printed)]
             methods = config["methods"]
             if not isinstance(methods, list) or len(methods) != MAX_CONFIGS:
                 raise ConfigurationError(f"methods must be a list of {MAX_CONFIGS} methods, got {shorten(methods)}")
             for method in methods:
+                if method == PUBLISHED and not printed:
+                    raise ConfigurationError(
+                        f"methods: 'As published' (got {shorten(method)}) needs a data set with a printed masked "
+                        f"version, a paper's running example chosen in the Data tab; the data set "
+                        f"{self.state.dataset_name or 'none'!r} has none")
                 if method not in allowed:
                     raise ConfigurationError(f"methods must list methods among {shorten(allowed, 200)}, "
                                              f"got {shorten(method)}")
             checked["methods"] = tuple(methods)
         if "risk_view" in config or "loss_view" in config:
             try:
-                columns = self._columns_of(source)
+                columns = self._read()[1]
             except ExplorerError:          # unusable data: the views cannot be chosen (the panel says why)
                 columns = None
             for key, options in zip(("risk_view", "loss_view"), _view_options(columns or [])):
@@ -379,17 +449,9 @@ class DominancePanel(Panel):
                     checked[key] = config[key]
         return {key: checked[key] for key in self.controls if key in checked}   # set in declaration order
 
-    def _columns_of(self, source: str) -> list[str]:
-        """The attributes of ``source``'s data (what the views offer)."""
-        if source in EXAMPLES:
-            return ["X1", "X2", "X3"]
-        if self.state.dataset is None:
-            raise DatasetError("no shared data set yet")
-        return numeric_records(self.state.dataset)[1]
-
     @guarded
     def refresh(self) -> None:
-        """Read the data again (source, records used, seed may have changed) and recompute the view once."""
+        """Read the data again (data set, records used, seed may have changed) and recompute the view once."""
         with self.busy():                  # the views' new choices: recomputed once below
             usable = self._reload()
         self._sync_visibility()
@@ -652,24 +714,8 @@ class DominancePanel(Panel):
         self._refresh(force=True)
 
     @guarded
-    def _on_source(self, change: dict | None = None) -> None:
-        """The choices follow the source at once, also while a configuration is applied (its methods and views
-        must then be among them); the curves are recomputed unless the panel is busy (then at the end)."""
-        source = self.source.value
-        with self.busy():
-            for i, dropdown in enumerate(self.methods):
-                current, options = dropdown.value, _method_options(source)
-                dropdown.options = options
-                dropdown.value = current if current in [v for _, v in options] else DEFAULTS[i][0]
-            self.convention.value = "rank" if source == "shared" else "position"
-            if source != "shared":
-                self.methods[0].value = PUBLISHED
-            usable = self._reload()
-        if self.is_busy:
-            return
-        self._sync_visibility()
-        if usable:
-            self._refresh_data()
+    def _on_switch(self) -> None:
+        self.state.select_dataset(FALLBACK_DATASET)      # the shared data set: every tab follows
 
     @on_change
     def _on_data_setting(self, change: dict | None = None) -> None:
@@ -678,12 +724,24 @@ class DominancePanel(Panel):
         if usable:
             self._refresh_data()
 
-    @on_change
+    @guarded
     def _on_dataset(self, change: dict | None = None) -> None:
-        if self.source.value != "shared":
-            return
+        """A new data set: the choices follow it at once, also while a configuration is applied (its methods and
+        views must then be among them; with a printed masked version the first configuration is "As published"
+        and displacements go by record position, as in the papers).  The curves are recomputed unless the panel
+        is busy (then at the end)."""
+        printed = self.state.masked_version() is not None
         with self.busy():
+            for i, dropdown in enumerate(self.methods):
+                current, options = dropdown.value, _method_options(printed)
+                dropdown.options = options
+                dropdown.value = current if current in [v for _, v in options] else DEFAULTS[i][0]
+            self.convention.value = "position" if printed else "rank"
+            if printed:
+                self.methods[0].value = PUBLISHED
             usable = self._reload()
+        if self.is_busy:
+            return
         self._sync_visibility()
         if usable:
             self._refresh_data()
@@ -754,14 +812,20 @@ class DominancePanel(Panel):
         comparison, s = self.result["comparison"], self.result["settings"]
         origin, arguments = s["origin"], self._arguments(s)
         lines = ["from matplotlib.figure import Figure", ""]
-        if origin["source"] in EXAMPLES:
-            _, loader, words = EXAMPLES[origin["source"]]
-            lines += [f"from explorer.core.datasets import {loader}",
+        if origin["printed"]:
+            dataset = origin["dataset"]
+            if dataset in EXAMPLES:
+                loader, words = EXAMPLES[dataset]
+                load = f"frame = {loader}()   # {words}: X and its printed masked version Y"
+            else:
+                loader, load = "load_builtin", f"frame = load_builtin({dataset!r})   # with its printed masked version"
+            lines += [f"from explorer.core.datasets import dataset_info, {loader}",
                       "from explorer.core.dominance import alpha_grid, compare_maskings, theta_grid",
                       "from explorer.plotting.dominance import plot_calibration, plot_curves", "",
-                      f"frame = {loader}()   # {words}: X and its printed masked version Y",
-                      'X = frame[["X1", "X2", "X3"]].to_numpy(dtype=float)',
-                      'published = frame[["Y1", "Y2", "Y3"]].to_numpy(dtype=float)']
+                      load,
+                      "printed = dataset_info(frame).masked_frame(frame)   # the printed Y, named like X's columns",
+                      f"X = frame[{s['columns']!r}].to_numpy(dtype=float)",
+                      f"published = printed[{s['columns']!r}].to_numpy(dtype=float)"]
         else:
             dataset = origin["dataset"]
             if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:

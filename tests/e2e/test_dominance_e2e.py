@@ -1,10 +1,21 @@
-"""The Dominance tab in headless Chromium: two configurations give a verdict sentence; changing one updates it."""
+"""The Dominance tab in headless Chromium: two configurations give a verdict sentence; changing one updates it;
+the tab reads the Data tab's data set (a paper's example brings its printed Y; an upload it cannot use offers the
+Ruiz (2018) example)."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import open_tab, save_screenshot
+
+RUIZ_EXAMPLE = "Ruiz (2018) example"
+
+
+def _choose_in_data_tab(page, name: str) -> None:
+    open_tab(page, "Data")
+    page.locator(".explorer-data-panel .widget-dropdown select").first.select_option(name)
+    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text(f"Loaded {name}",
+                                                                                   timeout=30_000)
 
 
 def test_two_configurations_give_a_verdict_and_follow_a_change(app_page, tmp_path):
@@ -54,3 +65,37 @@ def test_full_adult_waits_for_compute_and_runs_with_a_progress_bar(app_page):
     expect(status).to_contain_text("(32,561 records)", timeout=120_000)
     expect(panel.locator(".explorer-dominance-task")).to_be_hidden()
     expect(panel.locator(".explorer-dominance-compute")).to_be_enabled()
+
+
+def test_a_papers_example_chosen_in_the_data_tab_is_compared_with_its_printed_y(app_page, tmp_path):
+    page = app_page
+    _choose_in_data_tab(page, RUIZ_EXAMPLE)             # the example is a data set of the Data tab
+    open_tab(page, "Dominance")
+    panel = page.locator(".explorer-dominance")
+    status = panel.locator(".explorer-status")
+    expect(status).to_contain_text("on 3 attribute(s) (5 records); displacements by position", timeout=30_000)
+    expect(panel.locator(".explorer-dominance-data-name")).to_contain_text(RUIZ_EXAMPLE)
+    expect(panel.locator(".explorer-dominance-data-name")).to_contain_text("with its printed masked version")
+    expect(panel.locator(".explorer-dominance-risk-verdict")).to_contain_text("published Y")
+    expect(panel.locator(".explorer-dominance-switch")).to_be_hidden()
+
+    # an upload without numbers: said in words, the switch makes the Ruiz (2018) example the shared data set
+    open_tab(page, "Data")
+    upload = tmp_path / "towns.csv"
+    upload.write_text("name,town\nann,Reus\nbob,Vic\n")
+    with page.expect_file_chooser() as chooser:
+        page.locator(".explorer-data-panel .widget-upload").first.click()
+    chooser.value.set_files(str(upload))
+    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("towns.csv", timeout=30_000)
+    open_tab(page, "Dominance")
+    expect(status).to_contain_text("'Uploaded: towns.csv' has no numeric attributes", timeout=30_000)
+    expect(status).to_contain_text(f"use the {RUIZ_EXAMPLE}")
+    switch = panel.locator(".explorer-dominance-switch")
+    expect(switch).to_be_visible()
+    switch.click()
+    expect(status).to_contain_text("(5 records)", timeout=30_000)
+    expect(switch).to_be_hidden()
+    open_tab(page, "Data")
+    expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value(RUIZ_EXAMPLE,
+                                                                                             timeout=30_000)
+    save_screenshot(page, tmp_path, "dominance-switch")

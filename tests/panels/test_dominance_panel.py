@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from explorer.core.datasets import adult6, with_info, dataset_info
+from explorer.core.datasets import DM_EXAMPLE, RUIZ_EXAMPLE, adult6, with_info, dataset_info
+from explorer.errors import ConfigurationError, DatasetError
 from explorer.state import AppState
 from explorer.panels.dominance import ALL, PUBLISHED, THROUGHPUT, DominancePanel
 
@@ -25,9 +26,21 @@ def small_state():
     return state
 
 
-def test_without_shared_data_it_shows_002_with_the_published_masking():
+def _assert_ruiz_numbers(panel):
+    """Ruiz (2018), Table 3 (definition values) on the printed masked version: the comparison of X against Y."""
+    assert panel._columns == ["X1", "X2", "X3"] and panel.methods[0].value == PUBLISHED
+    panel.risk_view.value = "2"                          # X3
+    published = panel.risk_curves[0]
+    assert published.label == "published Y"
+    assert published.values[np.argmin(np.abs(published.grid - 1))] == pytest.approx(1.6)   # D_3(1) = 1.6
+    panel.loss_view.value = "1,2"                        # X2 & X3
+    loss = panel.loss_curves[0]
+    assert loss.values[0] == pytest.approx(2.4) and loss.values[-1] == 3.0
+
+
+def test_without_a_state_it_opens_on_the_ruiz_example_with_the_published_masking():
     panel = DominancePanel()
-    assert panel.source.value == "ruiz"
+    assert panel.state.dataset_name == RUIZ_EXAMPLE      # its own state: the notebook's default data set
     assert panel.methods[0].value == PUBLISHED
     assert panel.convention.value == "position"
     assert not panel.status.is_error
@@ -44,7 +57,7 @@ def test_without_shared_data_it_shows_002_with_the_published_masking():
 
 def test_shared_data_two_configurations_give_curves_verdicts_and_calibration(small_state):
     panel = DominancePanel(state=small_state)
-    assert panel.source.value == "shared" and panel.convention.value == "rank"
+    assert panel.convention.value == "rank" and PUBLISHED not in [v for _, v in panel.methods[0].options]
     assert [c.label for c in panel.risk_curves] == ["1. Additive noise, sd fraction = 0.5", "2. Rank swapping, window = 0.1"]
     assert len(panel.risk_artists.lines) == 2
     x, y = panel.risk_artists.lines[0].get_data()
@@ -158,13 +171,144 @@ def test_follows_the_shared_data_set(small_state):
     assert panel.risk_view.options[0][0] in dataset_info(frame).numeric
 
 
-def test_switching_to_004_example_and_back(small_state):
+def test_switching_to_a_paper_example_in_the_state_and_back(small_state):
     panel = DominancePanel(state=small_state)
-    panel.source.value = "dm"
+    frame = small_state.dataset
+    small_state.select_dataset(DM_EXAMPLE)               # the Data tab's choice
     assert panel.methods[0].value == PUBLISHED and panel.convention.value == "position"
-    assert "20 records" in panel.status.message
-    panel.source.value = "shared"
+    assert "20 records" in panel.status.message and panel._columns == ["X1", "X2", "X3"]
+    assert "with its printed masked version" in panel.data_name.value and DM_EXAMPLE in panel.data_name.value
+    _use(small_state, frame)
     assert panel.methods[0].value != PUBLISHED and not panel.status.is_error
+    assert PUBLISHED not in [v for _, v in panel.methods[0].options] and panel.convention.value == "rank"
+    assert "300 records" in panel.status.message
+
+
+# ------------------------------------------------------------------- the state is the one home of the data set
+def test_a_paper_example_chosen_in_the_data_tab_compares_x_with_the_printed_y():
+    """The defect: with the Ruiz (2018) example as the state's data set the tab analysed all six columns
+    X1..Y3 (masked by its own methods) instead of X against the printed Y."""
+    state = AppState()
+    state.select_dataset(RUIZ_EXAMPLE)
+    panel = DominancePanel(state=state)
+    assert not panel.status.is_error, panel.status.message
+    assert [label for label, _ in panel.risk_view.options][:3] == ["X1", "X2", "X3"]
+    assert len(panel.risk_view.options) == 4             # X1, X2, X3 and "all": no Y columns
+    assert panel.convention.value == "position"
+    _assert_ruiz_numbers(panel)
+    assert "5 records" in panel.status.message
+
+
+def test_the_tab_has_no_data_source_of_its_own_and_its_configuration_names_none():
+    state = AppState()
+    state.select_dataset(DM_EXAMPLE)
+    panel = DominancePanel(state=state)
+    assert not hasattr(panel, "source") and "source" not in panel.controls
+    config = panel.config()
+    assert "source" not in config
+    assert not {"ruiz", "dm", "shared"} & {v for v in config.values() if isinstance(v, str)}
+
+
+def test_the_app_exports_the_data_set_once_and_no_source_of_the_tab():
+    import json
+
+    from explorer.app import build_app
+
+    app = build_app()
+    app.state.select_dataset(RUIZ_EXAMPLE)
+    panel = app.panel("Dominance")
+    assert panel.methods[0].value == PUBLISHED
+    config = app.export_config()
+    assert config["dataset"] == RUIZ_EXAMPLE and "source" not in config["tabs"]["Dominance"]
+    text = json.dumps(config)
+    assert '"ruiz"' not in text and '"dm"' not in text
+    other = build_app()
+    other.load_config(text)
+    assert other.state.dataset_name == RUIZ_EXAMPLE
+    _assert_ruiz_numbers(other.panel("Dominance"))
+
+
+def test_a_built_tab_follows_a_loaded_configuration_of_a_paper_example():
+    from explorer.app import build_app
+
+    app = build_app()
+    app.state.select_dataset(RUIZ_EXAMPLE)
+    app.panel("Dominance").risk_view.value = "2"
+    config = app.export_config()
+    other = build_app()
+    other.state.select_dataset("Synthetic normal (n=1000, m=3)")
+    panel = other.panel("Dominance")                     # built on other data, then the configuration arrives
+    assert panel.methods[0].value != PUBLISHED
+    other.load_config(config)
+    assert not panel.status.is_error, panel.status.message
+    assert panel.config() == config["tabs"]["Dominance"]
+    _assert_ruiz_numbers(panel)
+
+
+def test_an_old_configuration_with_a_source_of_the_tab_still_loads(small_state):
+    """A ``source`` of an earlier release is dropped (explorer.state.LEGACY_TAB_KEYS): the configuration's
+    data set stays the one of every tab; the rest of the tab's entries are applied."""
+    state = AppState()
+    state.select_dataset("Synthetic normal (n=1000, m=3)")
+    state.load_config({"dataset": "Synthetic normal (n=1000, m=3)", "epsilon": 1.0,
+                       "tabs": {"Dominance": {"source": "ruiz", "beta": 0.5, "max_records": 200}}})
+    assert state.dataset_name == "Synthetic normal (n=1000, m=3)"
+    assert state.tab_params["Dominance"] == {"beta": 0.5, "max_records": 200}
+    panel = DominancePanel(state=small_state)
+    panel.apply_config({"source": "dm", "beta": 0.5})    # a notebook's old dict: the entry is dropped too
+    assert panel.beta.value == 0.5 and small_state.dataset_name == "synthetic" and not panel.status.is_error
+
+
+def test_as_published_on_a_data_set_without_a_printed_version_is_refused_in_words(small_state):
+    panel = DominancePanel(state=small_state)
+    before = panel.config()
+    with pytest.raises(ConfigurationError, match="'As published' .* needs a data set with a printed masked "
+                                                 "version.*'synthetic' has none"):
+        panel.apply_config({"methods": [PUBLISHED, "identity", "identity", "identity"]})
+    assert panel.config() == before
+
+
+def test_source_of_the_constructor_selects_the_data_set_in_the_state(small_state):
+    panel = DominancePanel(state=small_state, source="dm")          # a notebook of an earlier release
+    assert small_state.dataset_name == DM_EXAMPLE and panel.methods[0].value == PUBLISHED
+    DominancePanel(state=small_state, source="shared")               # the state's data set, kept
+    assert small_state.dataset_name == DM_EXAMPLE
+    DominancePanel(state=small_state, source=RUIZ_EXAMPLE)
+    assert small_state.dataset_name == RUIZ_EXAMPLE
+    with pytest.raises(DatasetError, match="dataset 'nope' is not available"):
+        DominancePanel(state=small_state, source="nope")
+    assert small_state.dataset_name == RUIZ_EXAMPLE
+
+
+def test_a_data_set_without_two_complete_records_offers_the_ruiz_example(small_state):
+    panel = DominancePanel(state=small_state)
+    assert panel.switch_button.layout.display == "none"
+    _use(small_state, pd.DataFrame({"x": [1.0, np.nan, np.nan], "y": [np.nan, 2.0, 3.0]}))
+    assert panel.status.is_error and "fewer than 2 complete records" in panel.status.message
+    assert f"use the {RUIZ_EXAMPLE}" in panel.status.message and panel.switch_button.layout.display is None
+    assert RUIZ_EXAMPLE in panel.switch_button.description
+    panel.switch_button.click()                          # the shared data set: every tab follows
+    assert small_state.dataset_name == RUIZ_EXAMPLE and panel.switch_button.layout.display == "none"
+    assert not panel.status.is_error and not panel.stale.stale
+    _assert_ruiz_numbers(panel)
+
+
+def test_a_bad_setting_does_not_offer_another_data_set(small_state):
+    panel = DominancePanel(state=small_state)
+    panel.max_records.value = 1
+    assert panel.status.is_error and "records used" in panel.status.message
+    assert panel.switch_button.layout.display == "none"
+
+
+def test_without_a_data_set_in_a_given_state_it_says_so_and_offers_the_ruiz_example():
+    state = AppState()
+    panel = DominancePanel(state=state)
+    assert state.dataset is None and panel.status.is_error and "There is no data set yet" in panel.status.message
+    assert RUIZ_EXAMPLE in panel.status.message
+    assert panel.switch_button.layout.display is None
+    panel.switch_button.click()
+    assert state.dataset_name == RUIZ_EXAMPLE and not panel.status.is_error
+    assert panel.risk_curves[0].label == "published Y" and "5 records" in panel.status.message
 
 
 def test_csv_export(small_state):
@@ -345,13 +489,14 @@ def test_a_blit_shows_the_same_picture_as_a_full_draw(small_state):
 
 
 def test_panel_text_cites_papers_by_authors_and_year():
-    panel = DominancePanel()
+    panel = DominancePanel(source=DM_EXAMPLE)
     texts = [child.value for child in panel.widget.children if hasattr(child, "value") and isinstance(child.value, str)]
-    texts += [label for label, _ in panel.source.options] + [label for label, _ in panel.convention.options]
+    texts += [label for label, _ in panel.convention.options] + [label for label, _ in panel.methods[0].options]
+    texts += [panel.data_name.value, panel.switch_button.description]
     joined = " ".join(texts)
     assert "Ruiz (2018)" in joined and "Domingo-Ferrer and Soria-Comas (2018)" in joined
     assert "Domingo-Ferrer and Muralidhar (2016)" in joined
-    for code in ("002", "000 ", "004", "paper 0"):
+    for code in ("002", "000 ", "004", "paper 0", "ruiz", "'dm'", "shared data set (Data tab)"):
         assert code not in joined
 
 
@@ -541,15 +686,15 @@ def test_texts_use_the_one_number_format_and_no_underscores_or_raw_words(small_s
 
 
 # ------------------------------------------------------------------------------- the Panel contract
-def test_a_configuration_of_another_source_loads_whole_and_a_bad_one_changes_nothing(small_state):
-    from explorer.errors import ConfigurationError
-
-    paper = DominancePanel(state=small_state, source="ruiz")
+def test_a_configuration_of_a_paper_example_loads_whole_and_a_bad_one_changes_nothing(small_state):
+    paper_state = AppState()
+    paper_state.select_dataset(RUIZ_EXAMPLE)
+    paper = DominancePanel(state=paper_state)
     paper.risk_view.value = "2"
     paper.loss_view.value = "1,2"
     config = paper.config()
     assert config["methods"][0] == PUBLISHED and len(config["parameters"]) == 4
-    panel = DominancePanel(state=small_state)            # the shared data: "As published" is not a choice yet
+    panel = DominancePanel(state=small_state)            # the synthetic data: "As published" is not a choice
     before = panel.config()
     for bad, words in [({"methods": ["nope"] * 4}, "methods must list methods among"),
                        ({"methods": [PUBLISHED, "identity", "identity", "identity"]}, "got 'published'"),
@@ -559,6 +704,7 @@ def test_a_configuration_of_another_source_loads_whole_and_a_bad_one_changes_not
         with pytest.raises(ConfigurationError, match=words):
             panel.apply_config(bad)
         assert panel.config() == before                  # all or nothing
+    small_state.select_dataset(RUIZ_EXAMPLE)             # the data set is the state's (the Data tab's choice)
     panel.apply_config(config)
     assert panel.config() == config and panel.methods[0].value == PUBLISHED
     assert [c.label for c in panel.risk_curves][0] == "published Y" and "attribute X3" in panel.risk_ax.get_title()
