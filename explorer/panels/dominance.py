@@ -30,7 +30,7 @@ import pandas as pd
 import traitlets
 
 from explorer._validation import check_int, check_number
-from explorer.core.datasets import BUILTIN_DATASETS, DM_EXAMPLE, LEGACY_NAMES, RUIZ_EXAMPLE
+from explorer.core.datasets import DM_EXAMPLE, RUIZ_EXAMPLE
 from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT
 from explorer.core.dominance import alpha_grid, attribute_pairs, curves_table, sample_records, theta_grid
 from explorer.core.dominance.comparison import (
@@ -49,11 +49,12 @@ from explorer.panels._format import format_value
 from explorer.panels.base import Panel, on_change
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
+from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
 from explorer.panels.tasks import Throughput
 from explorer.plotting.dominance import FigureRedraw, plot_calibration, plot_curves
 from explorer.references import cite
-from explorer.state import LEGACY_TAB_KEYS, UPLOAD_PREFIX, AppState, shorten
+from explorer.state import LEGACY_TAB_KEYS, AppState, shorten
 
 __all__ = ["DominancePanel", "PUBLISHED", "THROUGHPUT"]
 
@@ -827,14 +828,7 @@ class DominancePanel(Panel):
                       f"X = frame[{s['columns']!r}].to_numpy(dtype=float)",
                       f"published = printed[{s['columns']!r}].to_numpy(dtype=float)"]
         else:
-            dataset = origin["dataset"]
-            if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:
-                load, loader = f"frame = load_builtin({dataset!r})", "load_builtin"
-            elif dataset.startswith(UPLOAD_PREFIX):
-                load = f"frame = load_csv({dataset[len(UPLOAD_PREFIX):]!r})   # the file uploaded in the Data tab"
-                loader = "load_csv"
-            else:
-                load, loader = 'frame = load_csv("data.csv")   # the data set given to the app', "load_csv"
+            load, loader = dataset_load_code(origin["dataset"])
             limit = origin["limit"] or None
             lines += [f"from explorer.core.datasets import {loader}",
                       "from explorer.core.dominance import (alpha_grid, compare_maskings, numeric_records, "

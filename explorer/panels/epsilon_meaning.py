@@ -15,17 +15,17 @@ import numpy as np
 import pandas as pd
 
 from explorer._validation import check_int
-from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES
 from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon
 from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider
 from explorer.panels.downloads import download_link
 from explorer.panels.figures import make_figure
+from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
 from explorer.plotting.epsilon_meaning import plot_epsilon_reading, summary_bytes
 from explorer.references import cite
-from explorer.state import UPLOAD_PREFIX, AppState, check_shared_epsilon
+from explorer.state import AppState, check_shared_epsilon
 
 __all__ = ["EpsilonMeaningPanel", "EXAMPLE3"]
 
@@ -248,16 +248,7 @@ class EpsilonMeaningPanel(Panel):
                       f"reading = read_epsilon({eps}, np.full(5, 0.2), labels=list(\"abcde\"), n={inputs['n']})",
                       "name = \"a uniform 5-value attribute\""]
         else:
-            dataset = self.state.dataset_name
-            if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:
-                load, loader = f"frame = load_builtin({_literal(dataset)})", "load_builtin"
-            elif dataset.startswith(UPLOAD_PREFIX):
-                load = (f"frame = load_csv({_literal(dataset[len(UPLOAD_PREFIX):])})   "
-                        "# the file uploaded in the Data tab")
-                loader = "load_csv"
-            else:
-                load = 'frame = load_csv("data.csv")   # the data set given to the app (it has no name to load it by)'
-                loader = "load_csv"
+            load, loader = dataset_load_code(self.state)
             run = "codes=codes" if "codes" in inputs else f"n={inputs['n']}"
             lines += [f"from explorer.core.datasets import {loader}",
                       "from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon",

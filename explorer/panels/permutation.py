@@ -48,6 +48,7 @@ from explorer.panels._format import format_value, html_table
 from explorer.panels.base import Panel, on_change
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
+from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
 from explorer.panels.tasks import Throughput
 from explorer.plotting.permutation import (
@@ -56,7 +57,7 @@ from explorer.plotting.permutation import (
     plot_subject,
     plot_values,
 )
-from explorer.state import UPLOAD_PREFIX, AppState, shorten
+from explorer.state import AppState, shorten
 
 __all__ = ["PermutationPanel", "staged_analysis"]
 
@@ -778,15 +779,7 @@ class PermutationPanel(Panel):
         if self.analysis is None:
             return "# There is no analysis on show yet: choose a data set with numeric attributes.\n"
         inputs, a = self._inputs, self.analysis
-        dataset = self.state.dataset_name
-        if dataset in datasets.BUILTIN_DATASETS or dataset in datasets.LEGACY_NAMES:
-            load, loader = f"frame = load_builtin({dataset!r})", "load_builtin"
-        elif dataset.startswith(UPLOAD_PREFIX):
-            load, loader = (f"frame = load_csv({dataset[len(UPLOAD_PREFIX):]!r})   "
-                            "# the file uploaded in the Data tab"), "load_csv"
-        else:
-            load = 'frame = load_csv("data.csv")   # the data set given to the app (it has no name to load it by)'
-            loader = "load_csv"
+        load, loader = dataset_load_code(self.state)
         j, i = self._attribute_index(), self._subject_record
         pair = self._subject_pair()
         lines = ["import numpy as np",

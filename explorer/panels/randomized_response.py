@@ -704,7 +704,7 @@ class RandomizedResponsePanel(Panel):
         records = sim is not None and sim["from_records"]
         if records:
             load, loader = dataset_load_code(self.state)
-            imports += f"{loader}\nfrom explorer.core.epsilon_meaning import attribute_codes\n"
+            imports += f"from explorer.core.datasets import {loader}\nfrom explorer.core.epsilon_meaning import attribute_codes\n"
             load += (f"\n_, codes = attribute_codes(frame, {self.attribute.value!r}, "
                      f"max_categories={MAX_CATEGORIES})\n")
         code = CODE.format(

@@ -17,7 +17,6 @@ switch the shared data set to UCI Adult.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from dataclasses import replace
@@ -33,7 +32,6 @@ from explorer.core.closeness import (ClosenessProfile, Clustering, check_sensiti
                                      group_by, k_for_records, mdav, parse_edges, t_close_microaggregation,
                                      worst_case_cluster)
 from explorer.core.cost import microaggregation_work
-from explorer.core.datasets import BUILTIN_DATASETS, LEGACY_NAMES
 from explorer.core.export import csv_safe
 from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
@@ -41,11 +39,12 @@ from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
+from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
 from explorer.panels.tasks import Throughput
 from explorer.plotting.t_closeness import (plot_cluster_deniability, plot_cluster_distribution, plot_cluster_ratios,
                                            plot_worst_case)
-from explorer.state import UPLOAD_PREFIX, AppState, shorten
+from explorer.state import AppState, shorten
 
 __all__ = ["TClosenessPanel"]
 
@@ -741,15 +740,7 @@ class TClosenessPanel(Panel):
 
     def code(self) -> str:
         """The Python snippet (:mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view now."""
-        dataset = self.state.dataset_name
-        if dataset in BUILTIN_DATASETS or dataset in LEGACY_NAMES:
-            loader, load = "load_builtin", f"frame = load_builtin({json.dumps(dataset, ensure_ascii=False)})"
-        elif dataset.startswith(UPLOAD_PREFIX):
-            loader = "load_csv"
-            load = (f"frame = load_csv({json.dumps(dataset[len(UPLOAD_PREFIX):], ensure_ascii=False)})   "
-                    "# the file uploaded in the Data tab")
-        else:
-            loader, load = "load_csv", 'frame = load_csv("data.csv")   # the data set given to the app'
+        load, loader = dataset_load_code(self.state)
         qis, sensitive, k = list(self.quasi_identifiers.value), self.sensitive.value, int(self.k.value)
         epsilon, distance, t = float(self.epsilon.value), self.distance.value, self._t()
         binning = {"binning": self._binning(), "bins": int(self.bins.value), "edges": self._edges()}
