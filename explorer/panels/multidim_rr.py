@@ -567,11 +567,13 @@ class MultiDimRRPanel(Panel):
                                              "Compute again")
                     self._pending = None
                     self._show_heatmap(pending["data"], *result, pending["inputs"])
+                    self.stale.clear()              # the heatmap is current, and the runs are for these inputs
                 self.progress_label.value = f"0 / {total} runs"
             return self._work(run, data)
 
-        what = "the dependences, then " if pending is not None else ""
-        self.task.start(job, lambda result: None, message=f"Computing {what}{total} runs in the background…",
+        what = f"Computing the dependences, then running {total} runs" if pending is not None else \
+            f"Running {total} runs"
+        self.task.start(job, lambda result: None, message=f"{what} in the background…",
                         disable=(self.run_button,))
 
     def _on_cancel(self, button: Any = None) -> None:
