@@ -58,7 +58,7 @@ from explorer.core.mdrr.experiments import (
     table_cells,
 )
 from explorer.core.mdrr.protocols import CategoricalData, ClusterPlan, cluster_plan, encode_categorical
-from explorer.errors import CancelledError, ConfigurationError, InvalidParameterError
+from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider
@@ -268,7 +268,6 @@ class MultiDimRRPanel(Panel):
 
     def _no_data(self, message: str) -> None:
         """No valid input: say why, offer the switch, take the views off the screen (they would show other data)."""
-        self.task.supersede()
         self.data, self.dependence_values, self.clusters, self.plan = None, None, [], None
         self._frame_cache, self._pending = None, None
         with self.busy():
@@ -551,23 +550,38 @@ class MultiDimRRPanel(Panel):
         else:
             self.grid.value = ""
         self.cancel_button.disabled = False
+        previous = self._run, self._run_inputs, self._curves_run
         self._run, self._run_inputs = run, self._inputs()
         pending = self._pending
         if pending is None:
             self.stale.clear()
         data = run["data"]
 
-        def job(report: Callable[[float], bool]) -> ExperimentResult:
+        def no_runs(words: str | None) -> None:
+            """The runs are not made: the experiment on screen stays the one made before (if any)."""
+            self._run, self._run_inputs, self._curves_run = previous
+            self.cancel_button.disabled = True
+            self.progress_label.value = ""
+            if kind == "figure3":
+                self.curve_ax.set_title("relative error of count queries (Figure 3)", fontsize=9)
+                self.curve_figure.canvas.draw_idle()
+            if words:
+                self.status.info(words)
+
+        def job(report: Callable[[float], bool]) -> ExperimentResult | None:
             if pending is not None:                 # the slow heatmap first (the one rule), then the runs
                 self.progress_label.value = "computing the dependences…"
                 result = self._heatmap(pending["data"], pending["inputs"], pending["params"])
                 with self.task.lock:
-                    if self._pending is not pending:
-                        raise CancelledError("the controls changed while the dependences were computed: press "
-                                             "Compute again")
+                    if self._pending is not pending:     # newer controls: their words stand, nothing to show
+                        no_runs(None)
+                        return None
                     self._pending = None
                     self._show_heatmap(pending["data"], *result, pending["inputs"])
                     self.stale.clear()              # the heatmap is current, and the runs are for these inputs
+                    if self.task.cancelled:
+                        no_runs("Cancelled: the heatmap and clusters are shown; no runs were made.")
+                        return None
                 self.progress_label.value = f"0 / {total} runs"
             return self._work(run, data)
 

@@ -442,3 +442,32 @@ def test_a_state_without_a_data_set_is_said_in_words_with_the_switch():
     assert panel.switch_button.layout.display is None
     panel.switch_button.click()
     assert state.dataset_name == "UCI Adult" and panel.data.n_records == 32_561
+
+
+def test_cancel_while_the_dependences_are_computed_shows_them_and_makes_no_runs(monkeypatch):
+    import threading
+
+    import explorer.panels.multidim_rr as module
+
+    state = AppState()
+    state.dataset = adult().iloc[:1000]
+    panel = MultiDimRRPanel(state=state)
+    monkeypatch.setattr(module, "dependence_work", lambda *args, **kwargs: 2e6)
+    panel.t_d.value = 0.4
+    started, release = threading.Event(), threading.Event()
+    heatmap = panel._heatmap
+
+    def slow(*args):
+        started.set()
+        release.wait(30)
+        return heatmap(*args)
+
+    monkeypatch.setattr(panel, "_heatmap", slow)
+    panel.run_button.click()
+    assert started.wait(30) and "Computing the dependences, then running 20 runs" in panel.status.message
+    panel.cancel_button.click()
+    release.set()
+    panel.join(60)
+    assert panel.status.message == "Cancelled: the heatmap and clusters are shown; no runs were made."
+    assert panel._heatmap_of["t_d"] == 0.4 and not panel.stale.stale and panel.last_result is None
+    assert panel.cancel_button.disabled and not panel.run_button.disabled
