@@ -286,20 +286,20 @@ def dependence_work(n: int, cardinalities: Sequence[int], method: str = "true", 
     each method, clipping and IBU, p = 0.5, timed on this project's 2-core machine under
     load (74 settings; IBU's terms by non-negative least squares, then rounded).  Without
     IBU every setting took at most 0.08 s on Adult (estimate at most 0.07 s) and 0.5 s on
-    Adult x 6 (at most 0.45 s).  (b') with IBU on the eight attributes took 16 to 28 s on
-    Adult (estimate 15.9 s) and 30 s on Adult x 6 (16.3 s); on four 6 to 12.5 s (9.5 s);
-    on three 0.06 to 0.4 s (0.12 s).  (d) with IBU on the eight took 0.8 to 2.6 s on Adult
-    (1.7 s) and 3.2 s on Adult x 6 (3.2 s); on four 0.4 to 1.1 s (0.6 s); on three 0.05 s
-    (0.07 s).  IBU's iterations, hence its time, vary with the sample (up to 1.8 times
-    between samples): the estimate is an order of magnitude, which is what the one rule
-    needs: the settings it sends to Compute took 0.8 s or more, those it runs at once at
-    most 1.1 s.
+    Adult x 6 (at most 0.45 s).  With IBU, measured (estimated), on Adult then Adult x 6:
+    (b') on the eight attributes 16 to 28 s (16 s) and 30 s (16 s), on four 5.9 to 9.5 s
+    (9.5 s) and 12.5 s (9.7 s), on three 0.09 to 0.44 s (0.12 to 0.14 s) and 0.06 s (0.25 s);
+    (d) on the eight 0.8 to 2.6 s (1.5 to 1.7 s) and 3.2 s (3.2 s), on four 0.4 to 1.0 s
+    (0.6 to 0.7 s) and 0.8 s (1.0 s), on three 0.03 to 0.05 s (0.06 to 0.09 s) and 0.05 s
+    (0.25 s).  IBU's iterations, hence its time, vary with the sample (up to 3 times between
+    samples of Adult): the estimate is an order of magnitude, which is what the one rule
+    needs; the settings it sends to Compute took 0.8 s or more, those it runs at once at
+    most 1.05 s.
 
     References
     ----------
     J. Domingo-Ferrer and J. Soria-Comas, Multi-dimensional randomized response, IEEE Transactions on
-    Knowledge and Data Engineering 34(10) (2022) 4933-4946 (Section 4: dependences; Section 6.4: proper
-    distributions).
+    Knowledge and Data Engineering, 2022 (Section 4: dependences; Section 6.4: proper distributions).
 
     Examples
     --------
