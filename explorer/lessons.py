@@ -553,7 +553,7 @@ def lessons() -> tuple[Lesson, ...]:
                    "Algorithm 1 forms (at most 100 combinations, dependence at least 0.2) with each cluster's "
                    "best-case error beside RR-Joint's. Press Run (5 runs, a few seconds) to fill in Table 1's grid "
                    "for this p."),
-            controls=(("p", 0.7), ("experiment", "table"), ("runs", 5))),
+            controls=(("p", 0.7), ("experiment", "table"), ("runs", 5)), dataset="UCI Adult"),
     )
     return (deniability, epsilon, estimation, t_closeness, reverse_mapping, intruder, dominance, rr_clusters)
 

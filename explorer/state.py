@@ -129,9 +129,10 @@ def _as_role(frame: pd.DataFrame, column: str, role: str) -> pd.Series:
 
 #: Tab parameters of earlier releases that are now the state's: a tab's own data source (its data set is the
 #: state's, named once by the configuration's ``dataset``).  Configurations that hold them still load; the keys
-#: are dropped (a Dominance ``source`` of ``"ruiz"`` or ``"dm"`` does not change the configuration's data set:
-#: the other tabs showed that one).
-LEGACY_TAB_KEYS = {"Permutation": ("source",), "Dominance": ("source",)}
+#: are dropped: the configuration's own ``dataset`` is the data set of every tab (the Permutation tab's
+#: ``source``; a Dominance ``source`` of ``"ruiz"`` or ``"dm"``; the Multi-attribute RR tab's ``source``,
+#: "Shared data set", "UCI Adult" or "UCI Adult x 6", which are data sets of the Data tab).
+LEGACY_TAB_KEYS = {"Permutation": ("source",), "Dominance": ("source",), "Multi-attribute RR": ("source",)}
 
 
 def _without_legacy_keys(title: Any, params: Any) -> Any:

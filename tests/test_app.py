@@ -164,7 +164,7 @@ def test_one_epsilon_range_for_every_tab():
 def test_every_tab_reads_the_data_set_of_the_data_tab():
     app = _app("Permutation", "Multi-attribute RR")
     perm, mdrr = app.panels["Permutation"], app.panels["Multi-attribute RR"]
-    assert mdrr.source.value == "Shared data set" and mdrr.data.n_records == 32_561
+    assert mdrr.data.n_records == 32_561 and "UCI Adult" in mdrr.data_name.value       # no source of its own
     assert perm.analysis.X.shape[0] == 5000 and "UCI Adult" in perm.caption.value    # no source of its own
     app.panels["Data"].dataset.value = "Synthetic normal (n=1000, m=3)"
     assert perm.analysis.X.shape[0] == 1000

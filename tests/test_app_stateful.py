@@ -145,6 +145,10 @@ class AppMachine(RuleBasedStateMachine):
     def t_closeness_switch(self):
         self.app.panels["t-closeness"].switch_button.click()
 
+    @rule()
+    def mdrr_switch(self):
+        self.app.panels["Multi-attribute RR"].switch_button.click()      # to UCI Adult, the shared data set
+
     @rule(t_d=st.floats(min_value=0.0, max_value=1.0, allow_nan=False))
     def mdrr_t_d(self, t_d):
         self.app.panels["Multi-attribute RR"].t_d.set_state({"value": t_d})
@@ -193,7 +197,7 @@ class AppMachine(RuleBasedStateMachine):
     @invariant()
     def multi_attribute_rr_reads_the_state(self):
         mdrr = self.app.panels["Multi-attribute RR"]
-        if mdrr.source.value == "Shared data set" and mdrr.data is not None and not mdrr.status.is_error:
+        if mdrr.data is not None and not mdrr.status.is_error and not mdrr.stale.stale:
             assert mdrr.data.n_records <= len(self.app.state.dataset)
             assert set(mdrr.data.names) <= set(self.app.state.dataset.columns)
 

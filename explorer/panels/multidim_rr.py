@@ -9,8 +9,20 @@ pressed, in the panel's background task (thread, progress bar, Cancel), and fill
 a cancelled experiment keeps its runs.  When the inputs of the runs on screen change, they are marked "out
 of date: press Compute".
 
-The data are the app's data set (:class:`~explorer.state.AppState`) by default, or, as named choices, the
-paper's own data (UCI Adult, and Adult x 6 for its Table 2).  Epsilon is the shared one.
+The dependence heatmap and the clusters follow the controls at once when their work is short, by the one
+rule of every tab (:meth:`~explorer.panels.base.Panel.needs_compute` on
+:func:`explorer.core.cost.dependence_work`): a dependence step estimated above one second on the reference
+machine (for example (b') with the iterative Bayesian update on UCI Adult, about 14 s) marks the heatmap
+"out of date: press Compute" and runs, on Compute, in the panel's background task before the experiment.
+The experiments themselves (Table 1 / Figure 3 runs) run only on Compute, whatever their size: each press
+draws a new random sample.
+
+The data are the app's data set (:class:`~explorer.state.AppState`, chosen in the Data tab; its categorical
+and ordinal attributes): the tab has no data source of its own.  The paper's data are data sets there ("UCI
+Adult", and "UCI Adult x 6" for its Table 2); the printed values a Table 1-style grid is compared with are
+those of Table 1 when the state's data set is UCI Adult, of Table 2 when it is UCI Adult x 6, none otherwise.
+When the data set has fewer than 2 categorical attributes the tab says so and offers a button that makes UCI
+Adult the shared data set.  Epsilon is the shared one.
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from explorer.core import datasets
+from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT, dependence_work
 from explorer.core.export import csv_safe
 from explorer.core.mdrr.adjustment import EXAMPLE1_KINDS, EXAMPLE1_LIMITS, Example1Trace, example1_trace
 from explorer.core.mdrr.dependence import cluster_attributes, dependence_matrix
@@ -45,22 +58,26 @@ from explorer.core.mdrr.experiments import (
     table_cells,
 )
 from explorer.core.mdrr.protocols import CategoricalData, ClusterPlan, cluster_plan, encode_categorical
-from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
+from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
+from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
 from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves
-from explorer.state import UPLOAD_PREFIX, AppState, shorten
+from explorer.state import AppState, shorten
 
 __all__ = ["MultiDimRRPanel"]
 
-SOURCES = ("UCI Adult", "UCI Adult x 6", "Shared data set")
-SOURCE_OPTIONS = [("the Data tab's data set", "Shared data set"),
-                  ("the paper's data: UCI Adult", "UCI Adult"),
-                  ("the paper's data: UCI Adult x 6 (Table 2)", "UCI Adult x 6")]
+#: The data set the tab offers to switch to when the shared one lacks categorical attributes (and a notebook's
+#: default): the paper's data (Section 6.1).
+FALLBACK_DATASET = "UCI Adult"
+#: The paper's printed grids, by the name of the state's data set they belong to (Tables 1 and 2).
+PRINTED_TABLES = {"UCI Adult": ("PAPER_TABLE1", PAPER_TABLE1), "UCI Adult x 6": ("PAPER_TABLE2", PAPER_TABLE2)}
+#: The former ``source`` choice that meant "the state's data set" (configurations and notebooks of earlier releases).
+SHARED_SOURCE = "Shared data set"
 MECHANISM_OPTIONS = [("keep-or-uniform (Prop. 1)", "keep-or-uniform"), ("paper 6.3.1 as printed", "paper-6.3.1"),
                      ("ε per attribute (shared ε)", "epsilon")]
 DEPENDENCE_OPTIONS = [("(a) true data (trusted view)", "true"), ("(b) randomized data (4.1)", "randomized"),
@@ -91,13 +108,33 @@ def _categorical_columns(frame: pd.DataFrame) -> list[str]:
 class MultiDimRRPanel(Panel):
     """Multi-attribute randomized response: dependences, clusters, RR-Clusters, adjustment, experiments.
 
-    Its configuration is ``source``, ``attributes``, ``mechanism``, ``p``, ``t_v``, ``t_d``, ``dependence``,
-    ``proper``, ``runs``, ``experiment`` and ``sweeps``; the epsilon is the state's.  Three figures:
+    Its configuration is ``attributes``, ``mechanism``, ``p``, ``t_v``, ``t_d``, ``dependence``, ``proper``,
+    ``runs``, ``experiment`` and ``sweeps``; the data set and the epsilon are the state's.  Three figures:
     ``dependence``, ``error-curves`` and ``example1``.
+
+    Parameters
+    ----------
+    state : AppState, optional
+        The shared state; without one, the panel makes its own on UCI Adult.
+    executor_factory : callable, optional
+        Makes the executor of the experiments' runs.
+    dataset : str, optional
+        A data set's name, made the state's data set first (a notebook's choice).
+    source : str, optional
+        The former name of ``dataset`` (``"UCI Adult"``, ``"UCI Adult x 6"``; ``"Shared data set"`` is the
+        state's data set as it is).
     """
 
-    def __init__(self, state: AppState | None = None, *, executor_factory: Callable[[], Executor] | None = None):
+    def __init__(self, state: AppState | None = None, *, executor_factory: Callable[[], Executor] | None = None,
+                 dataset: str | None = None, source: str | None = None):
+        own_state = state is None
         super().__init__(state)
+        if dataset is None and source not in (None, SHARED_SOURCE):
+            dataset = source
+        if dataset is None and own_state and self.state.dataset is None:
+            dataset = FALLBACK_DATASET
+        if dataset is not None:
+            self.state.select_dataset(dataset)
         self._executor_factory = executor_factory or (lambda: ThreadPoolExecutor(max_workers=1))
         task = self.background(description="runs", name="explorer-mdrr")
         self._rows: list[pd.DataFrame] = []
@@ -112,11 +149,13 @@ class MultiDimRRPanel(Panel):
         self._run: dict[str, Any] | None = None   # the experiment on screen: its kind and arguments
         self._curves_run: dict[str, Any] | None = None   # the Figure 3 run the curves show
         self._heatmap_of: dict[str, Any] = {}             # the inputs of the heatmap on screen
+        self._pending: dict[str, Any] | None = None       # a slow heatmap waiting for Compute: its inputs
 
         style = {"description_width": "110px"}
-        self.source = self.control("source", widgets.Dropdown(
-            options=SOURCE_OPTIONS, value="Shared data set" if self.state.dataset is not None else "UCI Adult",
-            description="Data set", style=style, layout=_layout("300px")))
+        self.data_name = widgets.HTML("")
+        self.switch_button = widgets.Button(description=f"Use {FALLBACK_DATASET}", icon="exchange",
+                                            tooltip="make it the data set of every tab (the Data tab's choice)",
+                                            layout=widgets.Layout(width="auto", display="none"))
         self.attributes = self.control("attributes", widgets.SelectMultiple(
             options=[], description="Attributes", rows=8, style=style, layout=_layout("300px")))
         self.mechanism = self.control("mechanism", widgets.Dropdown(
@@ -157,7 +196,7 @@ class MultiDimRRPanel(Panel):
         self.info = widgets.HTML("")
         self.grid = widgets.HTML("")
         self.example_info = widgets.HTML("")
-        for w, name in ((self.source, "source"), (self.attributes, "attributes"), (self.mechanism, "mechanism"),
+        for w, name in ((self.data_name, "data-name"), (self.switch_button, "switch"), (self.attributes, "attributes"), (self.mechanism, "mechanism"),
                         (self.p, "p"), (self.epsilon, "epsilon"), (self.t_v, "tv"), (self.t_d, "td"),
                         (self.dependence, "dependence"), (self.proper, "proper"), (self.runs, "runs"),
                         (self.experiment, "experiment"), (self.run_button, "run"), (self.cancel_button, "cancel"),
@@ -183,8 +222,8 @@ class MultiDimRRPanel(Panel):
                 ("example1", self.example_figure, self.example_canvas, self._describe_example, self._table_example)):
             self.add_figure(key, FIGURES[key], figure, canvas=canvas, describe=describe, table=table)
 
-        # wiring: the source sets the attributes' choices even while the panel sets its controls (a configuration)
-        self.source.observe(self._on_source, names="value")
+        # wiring
+        self.switch_button.on_click(self._on_switch)
         for w in (self.attributes, self.mechanism, self.p, self.epsilon, self.t_v, self.t_d, self.dependence,
                   self.proper):
             w.observe(self._on_controls, names="value")
@@ -201,7 +240,7 @@ class MultiDimRRPanel(Panel):
             "dependent attributes (Algorithm 1: at most T<sub>v</sub> combinations, dependence ≥ T<sub>d</sub>) and "
             "<b>RR-Adjustment</b> (Algorithm 2) reweights the randomized records to the estimated marginals.")
         controls = widgets.HBox([
-            widgets.VBox([self.source, self.attributes]),
+            widgets.VBox([self.data_name, self.switch_button, self.attributes]),
             widgets.VBox([self.mechanism, self.p, self.epsilon, self.t_v, self.t_d, self.dependence, self.proper]),
         ], layout=widgets.Layout(flex_flow="row wrap"))
         run_row = widgets.HBox([self.experiment, self.runs, self.run_button, task.widget],
@@ -217,46 +256,49 @@ class MultiDimRRPanel(Panel):
                                     plots, self.grid, self.info, example])
         self.widget.add_class("explorer-mdrr-panel")
 
-        self._load_source()
+        self._load_data()
         self.refresh()
 
     # ------------------------------------------------------------------ data
-    def _frame(self, name: str | None = None) -> pd.DataFrame:
-        name = self.source.value if name is None else name
-        if name not in SOURCES:  # a forged value from the client
-            raise InvalidParameterError(f"data set must be one of {SOURCES}, got {shorten(name)}")
-        if name == "Shared data set":
-            if self.state.dataset is None:
-                raise InvalidParameterError("no shared data set: choose one in the Data tab")
-            return self.state.dataset
-        return datasets.load_builtin(name)
-
     def _source_name(self) -> str:
-        if self.source.value == "Shared data set":
-            return self.state.dataset_name or "the Data tab's data set"
-        return self.source.value
+        return self.state.dataset_name or "the Data tab's data set"
+
+    def _printed(self, name: str | None) -> tuple[str, Any] | tuple[None, None]:
+        """The paper's printed grid for the data set ``name`` (Table 1 for UCI Adult, Table 2 for Adult x 6)."""
+        return PRINTED_TABLES.get(name or "", (None, None))
 
     def _no_data(self, message: str) -> None:
-        """No valid input: say why, and take the views off the screen (they would show other data)."""
+        """No valid input: say why, offer the switch, take the views off the screen (they would show other data)."""
         self.data, self.dependence_values, self.clusters, self.plan = None, None, [], None
-        self._frame_cache = None
+        self._frame_cache, self._pending = None, None
         with self.busy():
             self.attributes.options = []
         self.info.value = ""
         self.dep_canvas.layout.visibility = "hidden"
+        self.switch_button.layout.display = None
         raise InvalidParameterError(message)
 
+    def _show_data_name(self) -> None:
+        name = self.state.dataset_name if self.state.dataset is not None else "none yet"
+        self.data_name.value = (f"<small>Data set (chosen in the Data tab): <b>{escape(name or 'data')}</b>"
+                                "</small>")
+
     @guarded
-    def _load_source(self) -> None:
-        """The source's categorical attributes become the choices (Section 6.1's eight where it has them)."""
-        frame = self._frame()
+    def _load_data(self) -> None:
+        """The state's categorical attributes become the choices (Section 6.1's eight where it has them)."""
+        self._show_data_name()
+        frame = self.state.dataset
+        if frame is None:
+            self._no_data(f"there is no data set yet: choose one in the Data tab, or use {FALLBACK_DATASET} "
+                          "(button above)")
         columns = _categorical_columns(frame)
         if len(columns) < 2:
             found = f" ({', '.join(columns)})" if columns else ""
             self._no_data(f"the data set {self._source_name()!r} has {len(columns) or 'no'} categorical "
                           f"attribute{'' if len(columns) == 1 else 's'}{found}: multi-attribute RR needs at least 2 "
-                          "categorical (or discretized) attributes; mark more columns categorical in the Data tab "
-                          "or choose another data set")
+                          "categorical (or discretized) attributes; mark more columns categorical in the Data tab, "
+                          f"choose another data set there, or use {FALLBACK_DATASET} (button above)")
+        self.switch_button.layout.display = "none"
         default = [c for c in ADULT_MDRR_ATTRIBUTES if c in columns] or columns[: min(8, len(columns))]
         self._frame_cache = frame
         with self.busy():
@@ -264,27 +306,40 @@ class MultiDimRRPanel(Panel):
             self.attributes.value = tuple(default)
 
     @guarded
-    def _on_source(self, change: Any = None) -> None:
-        self._load_source()
-        if not self.is_busy:
-            self._recompute()
+    def _on_switch(self, button: Any = None) -> None:
+        self.state.select_dataset(FALLBACK_DATASET)      # the shared data set: every tab follows
 
     @on_change
     def _on_shared_dataset(self, change: Any = None) -> None:
-        if self.source.value == "Shared data set":
-            self._load_source()
-            self._recompute()
+        self._load_data()
+        self._recompute()
 
     def check_config(self, config: Any) -> dict[str, Any]:
-        """As :meth:`Panel.check_config`; ``attributes`` are checked against the columns of the new ``source``."""
-        if not isinstance(config, dict) or "attributes" not in config \
-                or config.get("source", self.source.value) == self.source.value:
+        """As :meth:`Panel.check_config`, and a ``source`` of an earlier release is read as the data set.
+
+        ``source`` (``"UCI Adult"``, ``"UCI Adult x 6"``, any data set's name) is returned under the key
+        ``"dataset"`` (:meth:`apply_config` makes it the state's data set first), and ``attributes`` are checked
+        against that data set's columns; ``"Shared data set"`` (the state's) is dropped.
+        """
+        if not isinstance(config, dict) or "source" not in config:
             return super().check_config(config)
+        config = dict(config)
+        source = config.pop("source")
+        if source == SHARED_SOURCE or (isinstance(source, str)
+                                       and datasets.canonical_name(source) == self.state.dataset_name):
+            return super().check_config(config)
+        if not isinstance(source, str):
+            raise ConfigurationError(f"source must be a data set's name, got {shorten(source)}")
+        name = datasets.canonical_name(source)
+        names = self.state.dataset_names()
+        if name not in names:
+            raise ConfigurationError(f"source must be one of {shorten([SHARED_SOURCE, *names], 200)}, "
+                                     f"got {shorten(source)}")
+        if "attributes" not in config:
+            return {"dataset": name, **super().check_config(config)}
         checked = super().check_config({k: v for k, v in config.items() if k != "attributes"})
-        try:
-            columns = _categorical_columns(self._frame(checked["source"]))
-        except ExplorerError as error:
-            raise ConfigurationError(f"attributes cannot be chosen in {checked['source']!r}: {error}") from None
+        frame = self.state.uploads[name] if name in self.state.uploads else datasets.load_builtin(name)
+        columns = _categorical_columns(frame)
         value = config["attributes"]
         if not isinstance(value, (list, tuple)):
             raise ConfigurationError(f"attributes must be a list of choices, got {shorten(value)}")
@@ -293,7 +348,19 @@ class MultiDimRRPanel(Panel):
                 raise ConfigurationError(f"attributes must list choices among {shorten(columns, 200)}, "
                                          f"got {shorten(item)}")
         checked["attributes"] = tuple(value)
-        return {key: checked[key] for key in self.controls if key in checked}     # source before attributes
+        return {"dataset": name, **{key: checked[key] for key in self.controls if key in checked}}
+
+    def apply_config(self, config: dict[str, Any]) -> None:
+        """As :meth:`Panel.apply_config`; a ``source`` of an earlier release selects that data set in the state."""
+        checked = self.check_config(config)
+        name = checked.pop("dataset", None)
+        with self.busy():
+            if name is not None:
+                self.state.select_dataset(name)      # every tab follows; this one reloads its choices here
+                self._load_data()
+            for key, value in checked.items():
+                self._controls[key].widget.value = value
+        self.refresh()
 
     # ------------------------------------------------------------------ controls -> clusters
     def refresh(self) -> None:
@@ -328,12 +395,41 @@ class MultiDimRRPanel(Panel):
             raise InvalidParameterError(f"choose at least 2 attributes, got {len(chosen)}")
         data = encode_categorical(frame, chosen)
         params = self._params()
-        dep = dependence_matrix(data, self.dependence.value, rng=0, proper=self.proper.value, **params)
-        clusters = cluster_attributes(dep, data.cardinalities, self.t_v.value, self.t_d.value)
+        inputs = self._heatmap_inputs()
+        units = dependence_work(data.n_records, data.cardinalities, inputs["dependence"], inputs["proper"])
+        if self.needs_compute(units):          # the one rule: slow work waits for Compute
+            cluster_attributes(np.eye(data.n_attributes), data.cardinalities, inputs["t_v"], inputs["t_d"])  # checks
+            self._wait_for_compute(dict(data=data, inputs=inputs, params=params, units=units))
+            return
+        self._pending = None
+        self._show_heatmap(data, *self._heatmap(data, inputs, params), inputs)
+
+    def _heatmap(self, data: CategoricalData, inputs: dict[str, Any], params: dict[str, Any]) -> tuple:
+        """The dependences, Algorithm 1's clusters and their plan for ``inputs`` (the step that may be slow)."""
+        dep = dependence_matrix(data, inputs["dependence"], rng=0, proper=inputs["proper"], **params)
+        clusters = cluster_attributes(dep, data.cardinalities, inputs["t_v"], inputs["t_d"])
         plan = cluster_plan(data.cardinalities, clusters, data.n_records, **params)
-        # all checks passed: show
+        return dep, clusters, plan
+
+    def _wait_for_compute(self, pending: dict[str, Any]) -> None:
+        """A heatmap whose work is above the one rule's threshold: mark the one on screen, say what Compute does."""
+        self._pending = pending
+        data, inputs = pending["data"], pending["inputs"]
+        views = [self.dep_canvas, self.info] + ([self.curve_canvas, self.grid] if self._run_inputs is not None else [])
+        self.stale.mark(views, "the heatmap and clusters shown were made with other controls"
+                        if self.dep_artists is not None else "no heatmap yet for these controls")
+        self.status.info(f"The dependence ({inputs['dependence']}, proper distribution {inputs['proper']}) of "
+                         f"{data.n_records:,} records × {data.n_attributes} attributes is about "
+                         f"{pending['units'] * REFERENCE_SECONDS_PER_UNIT:,.0f} s of work on the reference machine: "
+                         "press Compute to compute the heatmap and the clusters in the background (then the "
+                         "experiment runs); the last heatmap stays until then.")
+
+    def _show_heatmap(self, data: CategoricalData, dep: np.ndarray, clusters: list[list[int]], plan: ClusterPlan,
+                      inputs: dict[str, Any]) -> None:
+        """Show a heatmap and its clusters (all checks passed)."""
+        params = {key: inputs[key] for key in ("p", "mechanism", "epsilon")}
         self.data, self.dependence_values, self.clusters, self.plan = data, dep, clusters, plan
-        self._heatmap_of = self._heatmap_inputs()
+        self._heatmap_of = inputs
         self.dep_canvas.layout.visibility = None
         if self.dep_artists is None:
             self.dep_artists = plot_dependence(self.dep_ax, dep, data.names, clusters, data.cardinalities)
@@ -341,18 +437,20 @@ class MultiDimRRPanel(Panel):
             self.dep_artists.update(dep, data.names, clusters, data.cardinalities)
         eps = f"ε = {params['epsilon']:g} per attribute" if params["mechanism"] == "epsilon" else \
             f"p = {params['p']:g}"
-        self.dep_ax.set_title(f"{self._source_name().replace('$', chr(92) + '$')}: dependence ({self.dependence.value}), {eps}, "
-                              f"$T_v$ = {self.t_v.value}, $T_d$ = {self.t_d.value:g}", fontsize=9)
+        self.dep_ax.set_title(f"{inputs['name'].replace('$', chr(92) + '$')}: dependence ({inputs['dependence']}), "
+                              f"{eps}, $T_v$ = {inputs['t_v']}, $T_d$ = {inputs['t_d']:g}", fontsize=9)
         self.dep_figure.canvas.draw_idle()
         self.info.value = self._info_html(data, plan)
+        if not self.running:
+            self.stale.clear()
         self._check_runs_current()
         self.status.info(subscripts_html(f"{len(data.names)} attributes, {data.n_records:,} records: "
-                                         f"{len(clusters)} cluster(s) by Algorithm 1 (T_v = {self.t_v.value}, "
-                                         f"T_d = {self.t_d.value:g})."), raw_html=True)
+                                         f"{len(clusters)} cluster(s) by Algorithm 1 (T_v = {inputs['t_v']}, "
+                                         f"T_d = {inputs['t_d']:g})."), raw_html=True)
 
     def _heatmap_inputs(self) -> dict[str, Any]:
         """The inputs of the heatmap and the clusters, as the controls hold them now."""
-        return dict(source=self.source.value, name=self._source_name(), dataset=self.state.dataset_name,
+        return dict(name=self._source_name(), dataset=self.state.dataset_name,
                     attributes=list(self.attributes.value), dependence=self.dependence.value,
                     proper=self.proper.value, t_v=int(self.t_v.value), t_d=float(self.t_d.value), **self._params())
 
@@ -411,7 +509,8 @@ class MultiDimRRPanel(Panel):
 
     def _experiment(self) -> dict[str, Any]:
         """The experiment the controls ask for: its kind, the runner's arguments and the runs it counts."""
-        if self.data is None:
+        data = self.data if self._pending is None else self._pending["data"]
+        if data is None or self._frame_cache is None:
             raise InvalidParameterError("no valid configuration to run: fix the message above first")
         runs = int(self.runs.value)
         if runs < 1 or runs > 1000:
@@ -428,9 +527,10 @@ class MultiDimRRPanel(Panel):
             args.update(thresholds={params["p"]: (t_v, t_d)}, sigmas=list(FIGURE_SIGMAS), methods=list(CURVE_METHODS))
             total = runs
         else:
-            args.update(t_ds=list(TABLE_TD), t_vs=feasible_t_vs(self.data.cardinalities))
+            args.update(t_ds=list(TABLE_TD), t_vs=feasible_t_vs(data.cardinalities))
             total = runs * len(TABLE_TD) * len(args["t_vs"])
-        return dict(kind=kind, args=args, total=total, p=params["p"], t_v=t_v, t_d=t_d)
+        return dict(kind=kind, args=args, total=total, p=params["p"], t_v=t_v, t_d=t_d, data=data,
+                    dataset=self.state.dataset_name)
 
     @guarded
     def _on_run(self, button: Any = None) -> None:
@@ -451,11 +551,45 @@ class MultiDimRRPanel(Panel):
         else:
             self.grid.value = ""
         self.cancel_button.disabled = False
+        previous = self._run, self._run_inputs, self._curves_run
         self._run, self._run_inputs = run, self._inputs()
-        self.stale.clear()
-        data = self.data
-        self.task.start(lambda report: self._work(run, data), lambda result: None,
-                        message=f"Running {total} runs in the background…", disable=(self.run_button,))
+        pending = self._pending
+        if pending is None:
+            self.stale.clear()
+        data = run["data"]
+
+        def no_runs(words: str | None) -> None:
+            """The runs are not made: the experiment on screen stays the one made before (if any)."""
+            self._run, self._run_inputs, self._curves_run = previous
+            self.cancel_button.disabled = True
+            self.progress_label.value = ""
+            if kind == "figure3":
+                self.curve_ax.set_title("relative error of count queries (Figure 3)", fontsize=9)
+                self.curve_figure.canvas.draw_idle()
+            if words:
+                self.status.info(words)
+
+        def job(report: Callable[[float], bool]) -> ExperimentResult | None:
+            if pending is not None:                 # the slow heatmap first (the one rule), then the runs
+                self.progress_label.value = "computing the dependences…"
+                result = self._heatmap(pending["data"], pending["inputs"], pending["params"])
+                with self.task.lock:
+                    if self._pending is not pending:     # newer controls: their words stand, nothing to show
+                        no_runs(None)
+                        return None
+                    self._pending = None
+                    self._show_heatmap(pending["data"], *result, pending["inputs"])
+                    self.stale.clear()              # the heatmap is current, and the runs are for these inputs
+                    if self.task.cancelled:
+                        no_runs("Cancelled: the heatmap and clusters are shown; no runs were made.")
+                        return None
+                self.progress_label.value = f"0 / {total} runs"
+            return self._work(run, data)
+
+        what = f"Computing the dependences, then running {total} runs" if pending is not None else \
+            f"Running {total} runs"
+        self.task.start(job, lambda result: None, message=f"{what} in the background…",
+                        disable=(self.run_button,))
 
     def _on_cancel(self, button: Any = None) -> None:
         if self.running:
@@ -517,8 +651,7 @@ class MultiDimRRPanel(Panel):
 
     def _grid_html(self, summary: pd.DataFrame) -> str:
         p = float(summary["p"].iloc[0])
-        printed = None if self.source.value == "Shared data set" else \
-            PAPER_TABLE2 if self.source.value == "UCI Adult x 6" else PAPER_TABLE1
+        _, printed = self._printed((self._run or {}).get("dataset"))
         cells = table_cells(summary, printed).set_index(["T_d", "T_v"])
         head = "".join(f"<th>{subscripts_html(f'T_v = {format_value(int(tv))}')}</th>" for tv in TABLE_TV)
         body = []
@@ -619,15 +752,7 @@ class MultiDimRRPanel(Panel):
         lines = ["from concurrent.futures import ThreadPoolExecutor", "", "from matplotlib.figure import Figure", "",
                  "from explorer.core import mdrr", "from explorer.core.datasets import load_builtin, load_csv",
                  "from explorer.plotting.multidim_rr import plot_convergence, plot_dependence, plot_error_curves", ""]
-        source, name = shown["source"], shown["dataset"]
-        if source != "Shared data set":
-            lines.append(f"frame = load_builtin({json.dumps(source)})")
-        elif name in datasets.BUILTIN_DATASETS or name in datasets.LEGACY_NAMES:
-            lines.append(f"frame = load_builtin({json.dumps(name)})   # the Data tab's data set")
-        elif name.startswith(UPLOAD_PREFIX):
-            lines.append(f"frame = load_csv({json.dumps(name[len(UPLOAD_PREFIX):])})   # the file uploaded in the Data tab")
-        else:
-            lines.append('frame = load_csv("data.csv")   # the data set given to the app (it has no name to load it by)')
+        lines.append(dataset_load_code(shown["dataset"] or "")[0])
         lines += [f"data = mdrr.encode_categorical(frame, {json.dumps(shown['attributes'])})",
                   f"dependence = mdrr.dependence_matrix(data, {shown['dependence']!r}, rng=0, "
                   f"proper={shown['proper']!r}, {kw})",
@@ -648,8 +773,8 @@ class MultiDimRRPanel(Panel):
                           "figure = Figure(figsize=(5.6, 4.0), layout=\"constrained\")",
                           f"plot_error_curves(figure.add_subplot(), sigmas, curves, methods={list(CURVE_METHODS)!r})"]
             else:
-                paper = "None" if source == "Shared data set" else \
-                    "mdrr.PAPER_TABLE2" if source == "UCI Adult x 6" else "mdrr.PAPER_TABLE1"
+                printed, _ = self._printed(run.get("dataset"))
+                paper = f"mdrr.{printed}" if printed else "None"
                 lines += ["cells = mdrr.table_cells(mdrr.summarize(result.rows, (\"p\", \"T_d\", \"T_v\", \"method\")), "
                           f"{paper})", "print(cells)"]
             lines.append("")

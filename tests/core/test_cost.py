@@ -93,3 +93,18 @@ def test_reference_seconds_is_the_units_at_the_reference_rate():
 
     assert reference_seconds(2_000_000) == pytest.approx(2.0)
     assert needs_compute(2_000_000) == (reference_seconds(2_000_000) > COMPUTE_BUTTON_SECONDS)
+
+
+def test_dependence_work_sends_iterative_bayesian_updates_to_compute_and_keeps_the_rest_at_once():
+    from explorer.core.cost import dependence_work, needs_compute
+
+    adult = (9, 16, 7, 15, 6, 5, 2, 2)                 # Section 6.1's eight attributes
+    for n in (32_561, 195_366):                        # UCI Adult and UCI Adult x 6
+        for method in ("true", "randomized", "secure-sum", "estimated", "pairwise-rr"):
+            assert not needs_compute(dependence_work(n, adult, method, "clip")), (n, method)
+        assert needs_compute(dependence_work(n, adult, "estimated", "ibu"))      # measured 14 to 30 s
+        assert needs_compute(dependence_work(n, adult, "pairwise-rr", "ibu"))    # measured 1.1 to 3.2 s
+    assert not needs_compute(dependence_work(32_561, (2, 5, 2), "estimated", "ibu"))   # 0.1 to 0.4 s
+    assert dependence_work(100, adult, "true", "ibu") == dependence_work(100, adult, "true", "clip")   # no estimate
+    with pytest.raises(ValueError, match="cardinalities must be whole numbers >= 1, got"):
+        dependence_work(100, (2, 0), "true")

@@ -23,7 +23,7 @@ def panel():
 
 
 def test_defaults_cluster_adult_eight_attributes(panel):
-    assert panel.source.value == "UCI Adult"
+    assert panel.state.dataset_name == "UCI Adult"          # a panel alone makes its state on the paper's data
     assert len(panel.attributes.value) == 8
     assert panel.data.n_records == 32_561
     assert sorted(a for c in panel.clusters for a in c) == list(range(8))
@@ -56,6 +56,7 @@ def test_fewer_than_two_attributes_is_explained(panel):
 
 def test_epsilon_is_shared_with_the_app_state():
     state = AppState()
+    state.select_dataset("UCI Adult")
     panel = MultiDimRRPanel(state=state)
     state.epsilon = 2.0
     assert panel.epsilon.value == 2.0
@@ -110,7 +111,6 @@ def test_shared_data_set_without_categorical_attributes_is_explained():
     state = AppState()
     state.dataset = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": [3.0, 1.0, 2.0]})
     panel = MultiDimRRPanel(state=state)
-    assert panel.source.value == "Shared data set"          # the Data tab's data set by default
     assert panel.status.is_error and "has no categorical attributes" in panel.status.message
     assert panel.data is None and panel.dep_canvas.layout.visibility == "hidden"   # no heatmap of other data
     state.dataset = adult().iloc[:3000]
@@ -132,6 +132,7 @@ def test_shared_data_set_with_one_categorical_attribute_is_words_not_a_stale_hea
 def test_epsilon_slider_has_the_one_range_and_a_disabled_slider_refuses_forged_values():
     from explorer.panels.browser import guard_widgets
     state = AppState()
+    state.select_dataset("UCI Adult")
     panel = MultiDimRRPanel(state=state)
     guard_widgets(panel.widget, panel.status)
     assert (panel.epsilon.min, panel.epsilon.max) == (0.0, 10.0)
@@ -226,7 +227,7 @@ def test_runs_on_screen_are_marked_out_of_date_when_their_inputs_change():
 
 # ------------------------------------------------------------------ the Panel contract
 
-KEYS = ["source", "attributes", "mechanism", "p", "t_v", "t_d", "dependence", "proper", "runs", "experiment", "sweeps"]
+KEYS = ["attributes", "mechanism", "p", "t_v", "t_d", "dependence", "proper", "runs", "experiment", "sweeps"]
 
 
 def test_configuration_keeps_its_keys_and_refuses_bad_values_in_words():
@@ -247,16 +248,21 @@ def test_configuration_keeps_its_keys_and_refuses_bad_values_in_words():
         assert panel.config() == config and panel.clusters == before
 
 
-def test_a_configuration_with_another_source_sets_that_source_s_attributes():
+def test_a_panel_configuration_with_a_former_source_selects_that_data_set_in_the_state():
     state = AppState()
     state.dataset = adult().iloc[:500]
     panel = MultiDimRRPanel(state=state)
-    assert panel.source.value == "Shared data set" and panel.data.n_records == 500
+    assert panel.data.n_records == 500 and "source" not in panel.config()
     panel.apply_config({"source": "UCI Adult", "attributes": ["sex", "race", "income"], "t_d": 0.5, "sweeps": 2})
-    assert panel.data.n_records == 32_561 and set(panel.data.names) == {"sex", "race", "income"}
+    assert state.dataset_name == "UCI Adult" and panel.data.n_records == 32_561      # the one home: the state
+    assert set(panel.data.names) == {"sex", "race", "income"}
     assert panel.t_d.value == 0.5 and len(panel.table("example1")) == 2 and not panel.status.is_error
-    panel.apply_config({"source": "Shared data set"})                 # no attributes: the source's defaults
-    assert panel.data.n_records == 500 and len(panel.data.names) == 8
+    panel.apply_config({"source": "Shared data set", "t_d": 0.2})       # the state's data set, as it is
+    assert state.dataset_name == "UCI Adult" and set(panel.data.names) == {"sex", "race", "income"}
+    from explorer.errors import ConfigurationError
+    with pytest.raises(ConfigurationError, match="source must be one of .* got 'nope'"):
+        panel.apply_config({"source": "nope"})
+    assert state.dataset_name == "UCI Adult"
 
 
 def test_each_figure_s_text_and_table_read_what_it_draws():
@@ -324,3 +330,145 @@ def test_code_of_a_table_row_reproduces_the_grid():
     shown = table_cells(summarize(panel.last_result.rows, ("p", "T_d", "T_v", "method")))
     np.testing.assert_array_equal(namespace["cells"]["measured"], shown["measured"])
     assert f"<td>{shown['measured'].iloc[0]:.3f} <small" in panel.grid.value
+
+
+# ------------------------------------------------------------------ the state is the one home of the data set
+
+def test_the_tab_has_no_data_source_of_its_own_it_reads_the_state_s():
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    panel = MultiDimRRPanel(state=state)
+    assert "source" not in panel.controls and not hasattr(panel, "source")
+    assert panel.data.n_records == 32_561 and "UCI Adult" in panel.data_name.value
+    state.select_dataset("UCI Adult x 6")                  # the Data tab's choice: this tab follows
+    assert panel.data.n_records == 195_366 and "UCI Adult x 6" in panel.describe("dependence")
+    assert panel.switch_button.layout.display == "none"
+
+
+def test_a_notebook_s_source_selects_the_data_set_of_the_panel_s_state():
+    state = AppState()
+    state.dataset = adult().iloc[:300]
+    panel = MultiDimRRPanel(state=state, source="UCI Adult")
+    assert state.dataset_name == "UCI Adult" and panel.data.n_records == 32_561
+    shared = AppState()
+    shared.dataset = adult().iloc[:300]
+    assert MultiDimRRPanel(state=shared, source="Shared data set").data.n_records == 300
+
+
+def test_without_two_categorical_attributes_the_tab_offers_to_switch_to_uci_adult():
+    state = AppState()
+    state.select_dataset("Synthetic normal (n=1000, m=3)")
+    panel = MultiDimRRPanel(state=state)
+    assert panel.status.is_error and "has no categorical attributes" in panel.status.message
+    assert "Use UCI Adult" in panel.status.message or "use UCI Adult" in panel.status.message
+    assert panel.switch_button.layout.display is None and panel.data is None
+    panel.switch_button.click()
+    assert state.dataset_name == "UCI Adult"               # the shared data set: every tab follows
+    assert panel.data.n_records == 32_561 and not panel.status.is_error
+    assert panel.switch_button.layout.display == "none" and panel.dep_canvas.layout.visibility is None
+
+
+def test_the_printed_values_are_those_of_the_state_s_data_set_table_2_for_adult_x_6():
+    state = AppState()
+    state.select_dataset("UCI Adult x 6")
+    panel = MultiDimRRPanel(state=state)
+    panel.apply_config({"attributes": ["race", "sex", "income"], "p": 0.7, "runs": 1, "experiment": "table"})
+    panel.run_button.click()
+    panel.join(300)
+    assert "Done: 9 of 9 runs" in panel.status.message
+    assert "(0.064)" in panel.grid.value and "(0.069)" not in panel.grid.value   # Table 2, p = 0.7, T_d = 0.1, T_v = 50
+    assert "mdrr.PAPER_TABLE2" in panel.code()
+
+
+def test_an_app_configuration_with_a_former_multi_attribute_rr_source_loads_without_it():
+    old = {"dataset": "UCI Adult", "tabs": {"Multi-attribute RR": {"source": "UCI Adult x 6", "t_d": 0.3}}}
+    state = AppState()
+    state.load_config(old)
+    assert state.dataset_name == "UCI Adult"               # the configuration's data set is every tab's
+    assert state.tab_params["Multi-attribute RR"] == {"t_d": 0.3}
+    panel = MultiDimRRPanel(state=state)
+    panel.apply_config(state.tab_params["Multi-attribute RR"])
+    assert panel.t_d.value == 0.3 and panel.data.n_records == 32_561
+
+
+# ------------------------------------------------------------------ slow dependences wait for Compute
+
+def test_a_slow_dependence_waits_for_compute_and_a_fast_one_is_at_once():
+    import time
+
+    state = AppState()
+    state.select_dataset("UCI Adult")
+    panel = MultiDimRRPanel(state=state)
+    shown = panel.dependence_values.copy()
+    panel.dependence.value = "randomized"                  # fast: at once
+    assert not panel.stale.stale and panel._heatmap_of["dependence"] == "randomized"
+    shown = panel.dependence_values.copy()
+    started = time.perf_counter()
+    panel.proper.value = "ibu"
+    panel.dependence.value = "estimated"                   # (b') with IBU on Adult: about 16 s of work
+    assert time.perf_counter() - started < 5
+    assert panel.stale.stale and "out of date: press Compute" in panel.stale.widget.value
+    assert "explorer-stale" in panel.dep_canvas._dom_classes
+    assert "press Compute" in panel.status.message and "16 s" in panel.status.message
+    np.testing.assert_array_equal(panel.dependence_values, shown)       # the last heatmap stays, marked
+    assert "(randomized)" in panel.describe("dependence") and "'randomized'" in panel.code()
+    panel.dependence.value = "true"                        # fast again: at once, the mark goes
+    assert not panel.stale.stale and panel._heatmap_of["dependence"] == "true"
+
+
+def test_compute_computes_a_waiting_heatmap_in_the_background_then_runs(monkeypatch):
+    import explorer.panels.multidim_rr as module
+
+    state = AppState()
+    state.dataset = adult().iloc[:2000]
+    panel = MultiDimRRPanel(state=state)
+    monkeypatch.setattr(module, "dependence_work", lambda *args, **kwargs: 2e6)    # 2 s: every heatmap waits
+    panel.t_d.value = 0.5
+    assert panel.stale.stale and panel._heatmap_of["t_d"] == 0.2
+    panel.t_v.value = 10                                   # thresholds are still checked at once, in words
+    assert panel.status.is_error and "T_v must be at least" in panel.status.message
+    panel.t_v.value = 100
+    panel.runs.value = 1
+    panel.run_button.click()
+    panel.join(120)
+    assert panel._heatmap_of["t_d"] == 0.5 and not panel.stale.stale
+    assert "Done: 1 of 1 runs" in panel.status.message and panel.last_result is not None
+    assert "T_d = 0.5" in panel.describe("dependence")
+
+
+def test_a_state_without_a_data_set_is_said_in_words_with_the_switch():
+    state = AppState()
+    panel = MultiDimRRPanel(state=state)
+    assert panel.status.is_error and "there is no data set yet" in panel.status.message
+    assert panel.switch_button.layout.display is None
+    panel.switch_button.click()
+    assert state.dataset_name == "UCI Adult" and panel.data.n_records == 32_561
+
+
+def test_cancel_while_the_dependences_are_computed_shows_them_and_makes_no_runs(monkeypatch):
+    import threading
+
+    import explorer.panels.multidim_rr as module
+
+    state = AppState()
+    state.dataset = adult().iloc[:1000]
+    panel = MultiDimRRPanel(state=state)
+    monkeypatch.setattr(module, "dependence_work", lambda *args, **kwargs: 2e6)
+    panel.t_d.value = 0.4
+    started, release = threading.Event(), threading.Event()
+    heatmap = panel._heatmap
+
+    def slow(*args):
+        started.set()
+        release.wait(30)
+        return heatmap(*args)
+
+    monkeypatch.setattr(panel, "_heatmap", slow)
+    panel.run_button.click()
+    assert started.wait(30) and "Computing the dependences, then running 20 runs" in panel.status.message
+    panel.cancel_button.click()
+    release.set()
+    panel.join(60)
+    assert panel.status.message == "Cancelled: the heatmap and clusters are shown; no runs were made."
+    assert panel._heatmap_of["t_d"] == 0.4 and not panel.stale.stale and panel.last_result is None
+    assert panel.cancel_button.disabled and not panel.run_button.disabled
