@@ -211,7 +211,7 @@ def report_counts(reports: ArrayLike, n_categories: int) -> np.ndarray:
 
 
 def code_frequencies(flat: np.ndarray, r: int) -> np.ndarray:
-    """Relative frequencies of the codes ``0 .. r-1`` in ``flat``."""
+    """Relative frequencies of the codes 0 to r - 1 in ``flat``."""
     return np.bincount(flat, minlength=r).astype(float) / max(flat.size, 1)
 
 
