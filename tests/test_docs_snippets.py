@@ -10,9 +10,12 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and BLOCK.search(p.read_text()))
+#: Pages whose snippets run experiments (about three minutes): in the whole suite, not the fast tier.
+SLOW_PAGES = {"multidim-rr.md"}
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize("page", [pytest.param(page, marks=[pytest.mark.slow] if page.name in SLOW_PAGES else [],
+                                               id=str(page.relative_to(DOCS))) for page in PAGES])
 def test_python_snippets_of_a_page_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace: dict = {"__name__": "__docs__"}
