@@ -15,6 +15,7 @@ import pytest
 from explorer import paper_items
 from explorer.paper_items import ITEMS, KINDS, core_objects, paper_map, parse_marker, problems
 from explorer.references import PAPERS
+from tests.extras import needs_module
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -144,6 +145,7 @@ def test_summary_lines_that_name_a_numbered_item_name_its_paper():
 
 
 def _load_extension():
+    needs_module("sphinx", "docs")          # the page's generator is a Sphinx extension
     sys.path.insert(0, str(DOCS / "_ext"))
     try:
         return importlib.import_module("paper_map")
