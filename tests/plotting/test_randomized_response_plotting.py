@@ -10,8 +10,8 @@ from matplotlib.figure import Figure
 
 from explorer.core.deniability import deniability_curve, deniability_entropies, example1_matrix, posterior_matrix
 from explorer.core.rr import optimal_matrix
+from explorer.plotting._render import encode_png
 from explorer.plotting.randomized_response import (
-    encode_png,
     format_epsilon,
     plot_deniability,
     plot_deniability_curve,

@@ -721,6 +721,6 @@ def cluster_table(profile: ClosenessProfile) -> pd.DataFrame:
     })
     if profile.t is not None:
         table["violates"] = profile.distances[order] > profile.t
-    for i, name in enumerate(profile.categories):
-        table[f"share {name}"] = profile.distributions[order, i]
-    return table
+    shares = pd.DataFrame(profile.distributions[order], columns=[f"share {name}" for name in profile.categories],
+                          index=table.index)
+    return pd.concat([table, shares], axis=1)
