@@ -38,10 +38,17 @@ __all__ = [
 ROW_SUM_TOLERANCE = 1e-9
 
 
-def quote(value: Any) -> str:
-    """``repr(value)`` cut to 60 characters: how a message quotes a refused value."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+#: How many characters of a refused value a message quotes.
+QUOTE_CHARS = 60
+
+
+def quote(value: Any, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)`` cut to ``limit`` characters: how a message quotes a refused value (never a whole input)."""
+    try:
+        text = repr(value)
+    except Exception:  # a value whose repr fails is still described
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_number(

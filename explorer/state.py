@@ -48,7 +48,7 @@ import pandas as pd
 import traitlets
 
 from explorer import __version__
-from explorer._validation import check_epsilon
+from explorer._validation import QUOTE_CHARS, check_epsilon, quote
 from explorer.core import datasets
 from explorer.core.datasets import DatasetInfo, dataset_info
 from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
@@ -65,17 +65,8 @@ ROLES = ("numeric", "categorical", "ordinal")
 UPLOAD_PREFIX = "Uploaded: "
 #: The keys of a configuration, in the order they are written.
 CONFIG_KEYS = ("explorer", "dataset", "roles", "quasi_identifiers", "sensitive", "epsilon", "tabs")
-#: At most this many characters of a refused value are quoted back in a message.
-QUOTE_CHARS = 60
-
-
-def shorten(value: Any, limit: int = QUOTE_CHARS) -> str:
-    """``repr(value)`` cut to ``limit`` characters (messages never echo a whole input)."""
-    try:
-        text = repr(value)
-    except Exception:  # a value whose repr fails is still described
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+#: ``shorten(value)``: how the state quotes a refused value (the one quoting rule of :mod:`explorer._validation`).
+shorten = quote
 
 
 def check_shared_epsilon(value: Any, name: str = "epsilon") -> float:
