@@ -46,7 +46,8 @@ from explorer.errors import InvalidParameterError
 from explorer.references import cite
 
 __all__ = ["RELEASE_COLUMNS", "DATA_FILE", "ReleaseReading", "releases", "find_release", "release_label",
-           "zcdp_to_epsilon", "compose", "max_posterior", "read_release", "release_lines"]
+           "zcdp_to_epsilon", "compose", "belief_text", "max_posterior", "posterior_bounds", "belief_curves", "read_release",
+           "release_lines"]
 
 #: The data file shipped with the package (UTF-8 CSV with a header).
 DATA_FILE = Path(__file__).resolve().parent / "data" / "releases.csv"
@@ -212,6 +213,26 @@ def max_posterior(epsilon: float, prior_belief: float = 0.5) -> float:
     return odds / (1.0 + odds)
 
 
+def posterior_bounds(epsilon: float, beliefs: ArrayLike) -> np.ndarray:
+    """:func:`max_posterior` for many prior beliefs at once (each in (0, 1)).
+
+    >>> posterior_bounds(math.log(3), [0.25, 0.5]).round(4).tolist()
+    [0.5, 0.75]
+    """
+    epsilon = check_epsilon(epsilon)
+    p = np.asarray(beliefs, dtype=float)
+    if p.ndim != 1 or p.size == 0 or not np.all((p > 0) & (p < 1)):
+        raise InvalidParameterError("beliefs must be a non-empty list of probabilities strictly between 0 and 1")
+    if epsilon > 700:
+        return np.ones_like(p)
+    odds = p / (1.0 - p) * math.exp(epsilon)
+    return odds / (1.0 + odds)
+
+
+#: The prior beliefs the belief curves are drawn at (log-odds evenly spaced, from 0.001 to 0.999).
+BELIEFS = 1.0 / (1.0 + np.exp(-np.linspace(-math.log(999), math.log(999), 121)))
+
+
 # ====================================================================== reading one release
 @dataclass(frozen=True)
 class ReleaseReading:
@@ -278,8 +299,12 @@ def _num(value: float, digits: int = 3) -> str:
     return text or "0"
 
 
-def _belief(p: float) -> str:
-    """A probability near 1 is said as 1 − (what is left), so it never rounds to certainty."""
+def belief_text(p: float) -> str:
+    """A probability for a sentence; near 1 it is said as 1 − (what is left), so it never rounds to certainty.
+
+    >>> belief_text(0.8432), belief_text(1 - 2e-7)
+    ('0.843', '1 − 2.0e-7')
+    """
     rest = 1.0 - p
     if rest <= 0:
         return "1 (certainty)"
@@ -311,7 +336,7 @@ def release_lines(reading: ReleaseReading) -> dict[str, str]:
     lines["odds"] = (
         f"Any ε-DP release: seeing it can multiply the odds between two hypotheses about one privacy unit, "
         f"a {row['unit']}, by at most e^ε = {_num(reading.odds_bound)}; an intruder at 50:50 ends at most "
-        f"{_belief(reading.posterior_from_even)} sure.")
+        f"{belief_text(reading.posterior_from_even)} sure.")
     if reading.periods is None:
         if row["period"].startswith("not stated"):
             lines["period"] = ("The source states no period or renewal for this budget, so no composition over "
@@ -338,6 +363,23 @@ def release_lines(reading: ReleaseReading) -> dict[str, str]:
     lines["source"] = (f"Source: {row['source']} ({row['address']}); figures read at {row['verified_in']}, "
                        f"checked {row['checked']}.")
     return lines
+
+
+def belief_curves(reading: ReleaseReading, beliefs: ArrayLike | None = None) -> dict[str, np.ndarray]:
+    """The highest belief an intruder can reach after the release, against his belief before it.
+
+    Returns ``{"before": beliefs, "one release": ..., "composed": ...}`` (``composed`` only when the budget
+    renews: after ``reading.periods`` periods, at ``reading.composed_epsilon``).
+
+    >>> curves = belief_curves(read_release("google-symptoms"), [0.5])
+    >>> round(float(curves["one release"][0]), 3), round(float(curves["composed"][0]), 5)
+    (0.843, 0.99999)
+    """
+    before = BELIEFS if beliefs is None else np.asarray(beliefs, dtype=float)
+    curves = {"before": before, "one release": posterior_bounds(reading.epsilon, before)}
+    if reading.composed_epsilon is not None:
+        curves["composed"] = posterior_bounds(reading.composed_epsilon, before)
+    return curves
 
 
 def read_release(row_or_name: Any, prior: ArrayLike | None = None, *, periods: int | None = None,
