@@ -186,3 +186,34 @@ def test_bad_reading_inputs_are_refused():
         read_release("apple-emoji", periods=0)
     with pytest.raises(InvalidParameterError, match="prior"):
         read_release("apple-emoji", [1.0])
+
+
+# ------------------------------------------------------------------ the documentation page
+def _docs_table() -> str:
+    """The table of docs/releases.md, generated from the data file."""
+    def eps(r):
+        return f"ρ = {r['rho']:g} (quoted as ε = {r['epsilon']:g})" if r["definition"] == "zcdp" else f"{r['epsilon']:g}"
+
+    def delta(r):
+        return "0" if r["delta"] == 0 else f"{r['delta']:.0e}".replace("e-0", "e-")
+
+    rows = ["| organisation | release | ε | δ | privacy unit | period | model | source | checked |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for _, r in releases().iterrows():
+        rows.append(f"| {r['organisation']} | {r['name']} | {eps(r)} | {delta(r)} | {r['unit']} | {r['period']} | "
+                    f"{r['model']} | [{r['source']}]({r['address']}) | {r['checked']} |")
+    return "\n".join(rows)
+
+
+def test_docs_page_shows_the_table_and_worked_readings_as_computed():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "releases.md").read_text(encoding="utf-8")
+    assert _docs_table() in page
+    for key, periods in (("google-symptoms", 7), ("wikimedia-pageviews", None), ("apple-emoji", None),
+                         ("linkedin-audience", None)):
+        for name, line in read_release(key, periods=periods).lines.items():
+            if name != "source":
+                assert f"- {line}\n" in page, line
+    assert "ε = ρ + 2·sqrt(ρ·ln(1/δ)) = 0.9984" in page and "7 × 1.68 = 11.76" in page
+    assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", page)
