@@ -21,7 +21,7 @@ from explorer.panels.base import Panel, on_change
 from explorer.panels.figures import make_figure
 from explorer.panels.status import escape, guarded
 from explorer.plotting.releases import plot_release_beliefs
-from explorer.state import EPSILON_MAX, EPSILON_MIN, AppState, check_shared_epsilon
+from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, check_shared_epsilon
 
 __all__ = ["ReleasesPanel", "HEADINGS"]
 
@@ -96,6 +96,10 @@ class ReleasesPanel(Panel):
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.lines, self.link, self.canvas, self.status.widget,
         ], layout=widgets.Layout(width="100%"))
+        for widget, name in ((self.widget, "explorer-releases"), (self.release, "explorer-releases-release"),
+                             (self.periods, "explorer-releases-periods"), (self.use_button, "explorer-releases-use"),
+                             (self.lines, "explorer-releases-lines")):
+            widget.add_class(name)
 
     # ------------------------------------------------------------------ compute and draw
     def _attribute(self) -> dict[str, Any]:
@@ -155,7 +159,12 @@ class ReleasesPanel(Panel):
 
     @guarded
     def use_epsilon(self) -> None:
-        """Set the shared ε to the release's ε (the pure-ε part), re-checked by the state; never clamped."""
+        """Set the shared ε to the release's ε (the pure-ε part), re-checked by the state; never clamped.
+
+        An ε beyond the shared range is refused in words and the shared ε stays.  An ε between two steps of the
+        shared slider (:data:`~explorer.state.EPSILON_STEP`) is set to the nearest step, and the status says so
+        (the slider in the browser would round it anyway).
+        """
         reading = self.reading if self.reading is not None else self._read()
         epsilon = float(reading.epsilon)
         if not EPSILON_MIN <= epsilon <= EPSILON_MAX:
@@ -164,8 +173,16 @@ class ReleasesPanel(Panel):
                 f"{EPSILON_MAX:g}) that every tab draws: the shared ε stays at {self.state.epsilon:g}. The reading "
                 f"above is for ε = {_eps(epsilon)}.")
             return
-        self.state.epsilon = check_shared_epsilon(epsilon)
-        self.status.info(f"The shared ε is now {self.state.epsilon:g}, {reading.label}'s ε: every tab reads it.")
+        # The shared slider moves in steps of EPSILON_STEP and would round any other value itself: round here, say so.
+        stepped = round(round(epsilon / EPSILON_STEP) * EPSILON_STEP, 10)
+        self.state.epsilon = check_shared_epsilon(stepped)
+        if stepped == epsilon:
+            self.status.info(f"The shared ε is now {self.state.epsilon:g}, {reading.label}'s ε: every tab reads it.")
+        else:
+            self.status.info(
+                f"The shared ε is now {self.state.epsilon:g}, the step of the shared slider (steps of "
+                f"{EPSILON_STEP:g}) nearest to {reading.label}'s ε = {_eps(epsilon)}: every tab reads it. The reading "
+                f"above stays at ε = {_eps(epsilon)}.")
 
     # ------------------------------------------------------------------ the figure in words and numbers
     def _table(self) -> pd.DataFrame:

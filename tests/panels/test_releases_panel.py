@@ -12,7 +12,7 @@ from explorer.errors import ConfigurationError
 from explorer.panels.epsilon_meaning import EpsilonMeaningPanel
 from explorer.panels.releases import ReleasesPanel
 from explorer.panels.status import escape
-from explorer.state import EPSILON_MAX, AppState
+from explorer.state import EPSILON_MAX, EPSILON_STEP, AppState
 
 
 def test_dropdown_lists_every_release_by_organisation_and_name():
@@ -47,10 +47,20 @@ def test_the_figure_draws_the_cores_curves_and_its_text_reads_them():
 
 def test_use_this_epsilon_sets_the_shared_epsilon():
     state = AppState(epsilon=1.0)
+    panel = ReleasesPanel(state, release="apple-emoji")
+    panel.use_epsilon()
+    assert state.epsilon == 4.0
+    assert panel.status.message.startswith("The shared ε is now 4, ") and "every tab" in panel.status.message
+
+
+def test_an_epsilon_between_the_sliders_steps_goes_to_the_nearest_step_and_says_so():
+    state = AppState(epsilon=1.0)
     panel = ReleasesPanel(state, release="google-vaccination")
     panel.use_epsilon()
-    assert state.epsilon == 2.19
-    assert "every tab" in panel.status.message
+    assert state.epsilon == pytest.approx(round(2.19 / EPSILON_STEP) * EPSILON_STEP) == pytest.approx(2.2)
+    message = panel.status.message
+    assert "now 2.2" in message and "nearest to" in message and "ε = 2.19" in message
+    assert "ε = 2.19" in panel.lines.value                      # the reading stays the release's own
 
 
 def test_an_epsilon_beyond_the_slider_is_said_in_words_not_clamped():
@@ -67,7 +77,8 @@ def test_zcdp_release_uses_the_converted_epsilon():
     state = AppState()
     panel = ReleasesPanel(state, release="wikimedia-pageviews")
     panel.use_epsilon()
-    assert state.epsilon == pytest.approx(read_release("wikimedia-pageviews").epsilon)
+    assert read_release("wikimedia-pageviews").epsilon == pytest.approx(0.9984, abs=1e-4)
+    assert state.epsilon == 1.0 and "ε = 0.9984" in panel.status.message
 
 
 def test_configuration_round_trip_and_refusals_keep_the_view():
