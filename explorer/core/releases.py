@@ -12,9 +12,9 @@ the figures come from, with its address, where the figures were read and the dat
 - the **odds bound** e^eps applies to any eps-DP release: seeing the release can multiply the odds between two
   hypotheses about one privacy unit's data by at most e^eps (Domingo-Ferrer and Soria-Comas, 2018, Eq. 6, for
   randomized response; the same bound is the definition of eps-DP);
-- the **deniability** and **accuracy** readings of randomized response (:func:`~explorer.core.epsilon_meaning.
-  read_epsilon`) apply only to local releases, read as if the epsilon were spent by the optimal randomized
-  response on an attribute;
+- the **deniability** and **accuracy** readings of randomized response
+  (:func:`~explorer.core.epsilon_meaning.read_epsilon`) apply only to local releases, read as if the epsilon
+  were spent by the optimal randomized response on an attribute;
 - (eps, delta) and rho-zCDP releases show the conversion used (``eps = rho + 2 sqrt(rho ln(1/delta))`` for
   rho-zCDP, Bun and Steinke's bound) and the models here read the pure-epsilon part;
 - a budget that renews every day (or month) composes: k days at eps each are at most k eps (sequential
