@@ -1,4 +1,4 @@
-"""Eight short lessons through the four papers, as data: one idea, one live panel, one check question each.
+"""Nine short lessons through the four papers and one published release, as data: one idea, one live panel, one check question each.
 
 A lesson (:class:`Lesson`) has a learning goal, a question to think about, a live panel preset to a
 configuration that shows the point (:class:`Preset`), a takeaway in two sentences and a
@@ -75,7 +75,7 @@ class Preset:
     """The live panel of a lesson: which panel, its constructor arguments, then control values in order.
 
     ``panel`` is one of ``randomized_response``, ``t_closeness``, ``permutation``, ``dominance``,
-    ``multidim_rr``; ``dataset`` (a built-in data set's name) is loaded into the panel's state first;
+    ``multidim_rr``, ``releases``; ``dataset`` (a built-in data set's name) is loaded into the panel's state first;
     ``controls`` are ``(attribute, value)`` pairs set on the panel's widgets in order, and ``calls``
     ``(method, args)`` pairs called afterwards (for example ``("run_simulation", ())``).
     ``shows`` says, in words, what the configured panel shows.
@@ -251,6 +251,15 @@ def lesson_numbers() -> dict[str, float]:
     n["mdrr_joint_error"] = md.relative_error_bound(data.cardinalities, data.n_records)
     n["mdrr_education_cells"] = float(data.cardinalities[list(data.names).index("education")])
     n["mdrr_education_error"] = md.relative_error_bound([int(n["mdrr_education_cells"])], data.n_records)
+    # Lesson 9: Google's COVID-19 Search Trends symptoms release (a published eps per user-day), read over a week
+    from explorer.core.releases import read_release
+
+    week = read_release("google-symptoms", periods=7)
+    n["rel_epsilon"] = float(week.release["epsilon"])
+    n["rel_days"] = float(week.periods)
+    n["rel_odds"] = week.odds_bound
+    n["rel_week_epsilon"] = week.composed_epsilon
+    n["rel_week_odds"] = float(round(week.composed_odds_bound))
     return n
 
 
@@ -555,11 +564,44 @@ def lessons() -> tuple[Lesson, ...]:
                    "for this p."),
             controls=(("p", 0.7), ("experiment", "table"), ("runs", 5)), dataset="UCI Adult"),
     )
-    return (deniability, epsilon, estimation, t_closeness, reverse_mapping, intruder, dominance, rr_clusters)
+
+    release = Lesson(
+        key="reading-a-release",
+        title="Reading a real release",
+        goal=("Read a published deployment's ε together with its privacy unit, its period and its model: what its "
+              "odds bound allows, what the budget becomes over a period, and which models apply to it."),
+        question=(f"Google protected each user's daily symptom searches with ε = {f(n['rel_epsilon'])}. What does "
+                  "that promise about one user's searches over a whole week?"),
+        takeaway=(f"An ε is read with its unit and its period: Google's COVID-19 Search Trends symptoms release "
+                  f"multiplies the odds about one user-day by at most e^ε = {f(n['rel_odds'])}, but "
+                  f"{f(n['rel_days'])} days compose to at most ε = {f(n['rel_week_epsilon'])}, an odds bound of "
+                  f"{f(n['rel_week_odds'])}. Only a local release, such as Apple's, can also be read as randomized "
+                  "response through deniability and accuracy, and an (ε, δ) or zCDP release is read through its "
+                  "pure-ε part."),
+        check=Check(
+            prompt=(f"The symptoms release protects each user's searches of one day with ε = {f(n['rel_epsilon'])}. "
+                    f"By sequential composition, what ε bounds the protection of one user's searches over "
+                    f"{f(n['rel_days'])} days? (two decimals)"),
+            kind="number", answer=n["rel_week_epsilon"], tolerance=0.006,
+            hints=("Sequential composition adds up the ε of every day on which the same person's data are used.",),
+            explanation=(f"{f(n['rel_days'])} × {f(n['rel_epsilon'])} = {f(n['rel_week_epsilon'])}: the odds bound "
+                         f"grows from {f(n['rel_odds'])} for one day to {f(n['rel_week_odds'])} for the week. It "
+                         "is a bound, not the loss itself, and it is all the release promises.")),
+        paper="rr-dp", section="Eq. (6)",
+        preset=Preset(
+            panel="releases",
+            shows=(f"Google's COVID-19 Search Trends symptoms dataset read over {f(n['rel_days'])} days: the "
+                   "release in words (its odds bound, the week's composition, why randomized response's readings "
+                   "do not apply to a central release, its source) and the highest belief an intruder can reach "
+                   "against his belief before. Pick Apple's Emoji suggestions to see a local release read as "
+                   "randomized response too, or Wikimedia's pageviews for a zCDP conversion."),
+            controls=(("release", "google-symptoms"), ("periods", 7))),
+    )
+    return (deniability, epsilon, estimation, t_closeness, reverse_mapping, intruder, dominance, rr_clusters, release)
 
 
 LESSON_KEYS: tuple[str, ...] = ("deniability", "epsilon", "estimation", "t-closeness", "reverse-mapping", "intruder",
-                                "dominance", "rr-clusters")
+                                "dominance", "rr-clusters", "reading-a-release")
 
 
 def lesson(key: str) -> Lesson:

@@ -88,7 +88,7 @@ def _conf_functions(*names):
 def test_every_teaching_notebook_has_an_executed_page_linked_from_the_docs():
     lessons = (DOCS / "lessons.md").read_text(encoding="utf-8")
     tabs = (DOCS / "tab-notebooks.md").read_text(encoding="utf-8")
-    assert len(LESSON_NOTEBOOKS) == 8 and TAB_NOTEBOOKS
+    assert len(LESSON_NOTEBOOKS) == 9 and TAB_NOTEBOOKS
     for path in LESSON_NOTEBOOKS:
         # written to the repository's notebook (a code host shows it); the site links to its executed copy
         assert f"](../notebooks/lessons/{path.name})" in lessons, path.name

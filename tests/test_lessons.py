@@ -17,6 +17,7 @@ from explorer.core import rr
 from explorer.core import closeness as tc
 from explorer.core.datasets import adult, domingo_muralidhar_example, ruiz_example
 from explorer.core.mdrr.experiments import adult_mdrr_data
+from explorer.core.releases import find_release, read_release
 from explorer.references import PAPERS, cite
 
 LESSONS = L.lessons()
@@ -28,8 +29,8 @@ def _texts(lesson: L.Lesson) -> list[str]:
             check.prompt, check.explanation, *check.choices, *check.hints]
 
 
-def test_six_to_eight_lessons_in_the_order_of_the_keys():
-    assert 6 <= len(LESSONS) <= 8
+def test_six_to_nine_lessons_in_the_order_of_the_keys():
+    assert 6 <= len(LESSONS) <= 9
     assert tuple(lesson.key for lesson in LESSONS) == L.LESSON_KEYS
     assert len({lesson.title for lesson in LESSONS}) == len(LESSONS)
     assert L.lesson("t-closeness").title.startswith("t-closeness")
@@ -50,7 +51,8 @@ def test_every_lesson_has_its_parts(lesson):
     # the takeaway is two sentences ("0.5" or "Eq. (7)" are not sentence ends)
     sentences = re.findall(r"(?<!Eq)(?<!Eqs)[.!?](?:\s|$)", lesson.takeaway)
     assert len(sentences) == 2, lesson.takeaway
-    assert lesson.preset.panel in ("randomized_response", "t_closeness", "permutation", "dominance", "multidim_rr")
+    assert lesson.preset.panel in ("randomized_response", "t_closeness", "permutation", "dominance", "multidim_rr",
+                                   "releases")
     assert lesson.paper in PAPERS
     assert lesson.citation == cite(lesson.paper, lesson.section)
 
@@ -124,6 +126,8 @@ INPUTS = {
     "intruder": {"3", "1,000", "2%", "1"},
     "dominance": {"0.5", "1", "3", "2", "5,000", "10%"},
     "rr-clusters": {"0.7", "100", "0.2", "5", "1"},
+    # the published epsilon, the days read, and the "-19" of the name COVID-19
+    "reading-a-release": {"1.68", "7", "-19"},
 }
 
 
@@ -175,6 +179,11 @@ def _core_results() -> dict[str, set[str]]:
     out["rr-clusters"] = {f(md.n_combinations(data.cardinalities)), f(data.n_records),
                           f(md.relative_error_bound(data.cardinalities, data.n_records), 2),
                           f(md.relative_error_bound([education], data.n_records), 3)}
+    published = find_release("google-symptoms")
+    assert (published["epsilon"], published["renews"], published["model"]) == (1.68, "day", "central")
+    week = 7 * published["epsilon"]
+    assert read_release("google-symptoms", periods=7).composed_epsilon == pytest.approx(week)
+    out["reading-a-release"] = {f(math.exp(published["epsilon"])), f(week), f(round(math.exp(week)))}
     return out
 
 
@@ -209,6 +218,8 @@ def test_check_answers_equal_the_core():
     assert L.lesson("epsilon").check.answer == rr.epsilon_of(rr.warner_matrix(0.8))
     assert L.lesson("t-closeness").check.answer == tc.worst_case_cluster([0.2] * 5, epsilon=1.0).guessing
     assert L.lesson("t-closeness").check.answer == pytest.approx(0.2 * math.exp(0.5))
+    release = L.lesson("reading-a-release").check
+    assert release.answer == read_release("google-symptoms", periods=7).composed_epsilon == pytest.approx(11.76)
     deniability = L.lesson("deniability").check
     posterior = den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0]
     assert deniability.choices[deniability.answer] == L._fmt(posterior)

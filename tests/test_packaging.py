@@ -23,16 +23,17 @@ def test_wheel_ships_notebooks_and_data_and_finds_them(tmp_path):
     assert "explorer/_notebooks/app.ipynb" in names
     assert "explorer/_notebooks/00_data.ipynb" in names
     assert "explorer/core/data/adult.npz" in names
+    assert "explorer/core/data/releases.csv" in names                 # the published releases' table
     assert "explorer/_jupyter/voila/templates/explorer/index.html.j2" in names   # the page Voilà serves
     assert "explorer/_jupyter/voila/templates/explorer/conf.json" in names
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
                    check=True)
-    code = ("import explorer.cli as c, explorer.core.datasets as d; "
-            "print(c.notebooks_dir()); print(d.adult().shape)")
+    code = ("import explorer.cli as c, explorer.core.datasets as d, explorer.core.releases as r; "
+            "print(c.notebooks_dir()); print(d.adult().shape); print(len(r.releases()) >= 12)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": str(target)})
     assert result.returncode == 0, result.stderr[-2000:]
-    folder, shape = result.stdout.strip().splitlines()
+    folder, shape, table = result.stdout.strip().splitlines()
     assert folder.startswith(str(target)) and folder.endswith("_notebooks")
-    assert shape == "(32561, 15)"
+    assert shape == "(32561, 15)" and table == "True"

@@ -112,6 +112,13 @@ class EpsilonMeaningPanel(Panel):
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.lines, self.canvas, self.status.widget,
         ], layout=widgets.Layout(width="100%"))
+        # Published releases (explorer/panels/releases.py), read on this view's attribute: an embedded section.
+        from explorer.panels.releases import ReleasesPanel
+        self.releases = ReleasesPanel(self.state, attribute_source=lambda: self.reading and (
+            self.reading.prior, self.reading.labels, self._attribute_name))
+        self.attribute.observe(self.releases.follow, names="value")
+        self.state.observe(self.releases.follow, names="dataset")
+        self.widget.children += (self.releases.widget,)
 
     # ------------------------------------------------------------------ inputs
 

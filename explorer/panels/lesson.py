@@ -294,7 +294,7 @@ class LessonsPage(_Delegating):
         self.body = widgets.VBox()
         items = "".join(f"<li><b>{html.escape(item.title)}</b>: {html.escape(item.goal)}</li>" for item in self.lessons)
         intro = widgets.HTML(
-            "<p style='margin:4px 0'>Eight short lessons, one idea of the papers each, in teaching order. Each has a "
+            "<p style='margin:4px 0'>Nine short lessons, one idea of the papers (or of a published release) each, in teaching order. Each has a "
             "goal, a question to think about, a live panel set up to show the point, a takeaway and a question "
             "to check your understanding.</p>"
             f"<details><summary>All lessons</summary><ol>{items}</ol></details>"

@@ -34,7 +34,8 @@ class PanelEntry:
         Its class; built as ``cls(state=...)`` by the app (``cls(state, **kwargs)`` by lessons).
     placement : str
         ``"start"`` (built with the app: the landing view and the Data tab), ``"tab"`` (a tab built when first
-        opened) or ``"lessons"`` (the Lessons tab, also built when first opened).
+        opened), ``"lessons"`` (the Lessons tab, also built when first opened) or ``"embedded"`` (a section
+        another tab shows inside itself, not a tab of its own: the published releases in "What does ε mean?").
     in_lessons : bool
         Whether a lesson's preset may show it.
     """
@@ -61,6 +62,7 @@ REGISTRY: tuple[PanelEntry, ...] = (
     PanelEntry("data", "Data", "explorer.panels.data", "DataPanel", "start", False),
     PanelEntry("epsilon_meaning", "What does ε mean?", "explorer.panels.epsilon_meaning", "EpsilonMeaningPanel",
                in_lessons=False),
+    PanelEntry("releases", "Published releases", "explorer.panels.releases", "ReleasesPanel", "embedded"),
     PanelEntry("randomized_response", "Randomized response", "explorer.panels.randomized_response",
                "RandomizedResponsePanel"),
     PanelEntry("t_closeness", "t-closeness", "explorer.panels.t_closeness", "TClosenessPanel"),

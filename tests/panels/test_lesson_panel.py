@@ -95,6 +95,11 @@ def test_presets_show_their_point(built):
     assert dominance.risk_view.value == "1" and dominance.risk_verdicts[0].startswith("Neither dominates")
     # Lesson 8: p = 0.7, the paper's Table 1 row
     assert built["rr-clusters"].panel.p.value == 0.7
+    # Lesson 9: Google's symptoms release read over 7 days: the answer of its check question is on screen
+    release = built["reading-a-release"].panel
+    assert release.release.value == "google-symptoms" and release.periods.value == 7
+    assert release.reading.composed_epsilon == pytest.approx(L.lesson("reading-a-release").check.answer)
+    assert "7 × 1.68 = 11.76" in release.lines.value and "128,027" in release.lines.value
 
 
 def test_reset_rebuilds_the_panel_from_the_preset():

@@ -23,7 +23,7 @@ def test_app_tabs_and_lesson_panels_come_from_the_registry():
     from explorer.panels.lesson import PANELS
 
     assert LANDING == registry.entry("landing").title
-    assert PANEL_TABS == [(e.title, e.module, e.class_name) for e in REGISTRY if e.placement != "start"]
+    assert PANEL_TABS == [(e.title, e.module, e.class_name) for e in REGISTRY if e.placement in ("tab", "lessons")]
     assert PANELS == {e.key: (e.module, e.class_name) for e in REGISTRY if e.in_lessons}
     assert len({e.key for e in REGISTRY}) == len({e.title for e in REGISTRY}) == len(REGISTRY)
 

@@ -1,0 +1,219 @@
+"""The published releases: the shipped table, the conversions, and each release read in words."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from explorer.core.epsilon_meaning import read_epsilon
+from explorer.core.releases import (DATA_FILE, RELEASE_COLUMNS, compose, find_release, max_posterior, read_release,
+                                    release_label, releases, zcdp_to_epsilon)
+from explorer.errors import InvalidParameterError
+
+TABLE = releases()
+
+
+def test_the_table_is_utf8_csv_with_a_header_and_at_least_twelve_rows():
+    text = DATA_FILE.read_text(encoding="utf-8")
+    assert text.splitlines()[0].split(",") == list(RELEASE_COLUMNS)
+    assert len(TABLE) >= 12
+    assert list(TABLE.columns) == list(RELEASE_COLUMNS)
+    for column in ("organisation", "name", "epsilon", "delta", "unit", "period", "model", "source"):
+        assert column in TABLE.columns
+    assert TABLE["key"].is_unique and TABLE.apply(release_label, axis=1).is_unique
+
+
+@pytest.mark.parametrize("key", TABLE["key"].tolist())
+def test_every_row_has_unit_period_model_source_address_and_date(key):
+    row = TABLE.set_index("key").loc[key]
+    for column in ("organisation", "name", "unit", "period", "model", "source", "address", "verified_in", "checked"):
+        assert isinstance(row[column], str) and row[column].strip(), (key, column)
+    assert row["model"] in ("local", "central")
+    assert row["address"].startswith("http") and row["verified_in"].startswith("http")
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", row["checked"])
+    assert math.isfinite(row["epsilon"]) and row["epsilon"] > 0
+    assert 0 <= row["delta"] < 1e-4
+    assert row["definition"] in ("pure", "approximate", "zcdp")
+    assert (row["definition"] == "pure") == (row["delta"] == 0)
+    assert (row["definition"] == "zcdp") == (not math.isnan(row["rho"]))
+    assert row["renews"] in ("day", "month", "")
+    assert (row["renews"] == "day") == (row["period"] == "per day")
+    # user-facing text never cites the papers by their file codes
+    assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", " ".join(row[c] for c in ("source", "notes")))
+
+
+def test_loader_returns_a_copy():
+    table = releases()
+    table.loc[0, "epsilon"] = 99.0
+    assert releases().loc[0, "epsilon"] != 99.0
+
+
+# ------------------------------------------------------------------ pinned rows (as read at their sources)
+@pytest.mark.parametrize("key, epsilon, delta, unit, model", [
+    ("apple-quicktype", 16.0, 0.0, "user-day", "local"),
+    ("apple-emoji", 4.0, 0.0, "user-day", "local"),
+    ("apple-health", 2.0, 0.0, "user-day", "local"),
+    ("google-symptoms", 1.68, 0.0, "user-day", "central"),
+    ("google-vaccination", 2.19, 1e-5, "user-day", "central"),
+    ("linkedin-audience", 34.9, 7e-9, "member", "central"),
+    ("israel-births", 9.98, 0.0, "birth (mother and newborn)", "central"),
+])
+def test_pinned_rows(key, epsilon, delta, unit, model):
+    row = find_release(key)
+    assert (row["epsilon"], row["delta"], row["unit"], row["model"]) == (epsilon, delta, unit, model)
+
+
+def test_wikimedia_zcdp_conversion_reproduces_the_quoted_epsilon():
+    row = find_release("wikimedia-pageviews")
+    assert (row["rho"], row["delta"], row["definition"]) == (0.015, 1e-7, "zcdp")
+    converted = zcdp_to_epsilon(row["rho"], row["delta"])
+    assert converted == pytest.approx(0.015 + 2 * math.sqrt(0.015 * math.log(1e7)))
+    assert converted == pytest.approx(row["epsilon"], abs=0.01)       # the README: "roughly epsilon = 1"
+
+
+def test_find_release_by_key_name_label_and_row():
+    by_key = find_release("google-symptoms")
+    assert find_release("COVID-19 Search Trends symptoms dataset")["key"] == "google-symptoms"
+    assert find_release("google: covid-19 search trends symptoms dataset")["key"] == "google-symptoms"
+    assert find_release(by_key)["epsilon"] == 1.68
+    assert read_release(TABLE.iloc[0]).label == release_label(TABLE.iloc[0])
+
+
+@pytest.mark.parametrize("bad", ["nope", 3, None, "x" * 500, {"name": "only a name"}])
+def test_unknown_release_refused_naming_the_parameter(bad):
+    with pytest.raises(InvalidParameterError, match="release must"):
+        find_release(bad)
+
+
+def test_a_row_with_bad_values_is_refused_in_words():
+    row = dict(find_release("apple-emoji"))
+    with pytest.raises(InvalidParameterError, match="epsilon"):
+        find_release({**row, "epsilon": -1})
+    with pytest.raises(InvalidParameterError, match="model must be one of"):
+        find_release({**row, "model": "federated"})
+
+
+# ------------------------------------------------------------------ formulas
+def test_composition_odds_and_posterior():
+    assert compose(1.68, 7) == pytest.approx(11.76)
+    assert compose(16, 1) == 16
+    with pytest.raises(InvalidParameterError, match="periods"):
+        compose(1.0, 0)
+    assert max_posterior(0.0) == 0.5
+    assert max_posterior(math.log(3)) == pytest.approx(0.75)          # odds 1:1 -> 3:1
+    assert max_posterior(math.log(9), 0.1) == pytest.approx(0.5)       # odds 1:9 -> 1:1
+    with pytest.raises(InvalidParameterError, match="delta"):
+        zcdp_to_epsilon(0.1, 0.0)
+    with pytest.raises(InvalidParameterError, match="rho"):
+        zcdp_to_epsilon(-0.1, 1e-6)
+
+
+# ------------------------------------------------------------------ reading a release in words
+def test_read_a_local_release_in_words():
+    reading = read_release("apple-emoji")
+    assert reading.local and reading.epsilon == 4.0 and reading.periods == 7
+    assert reading.odds_bound == pytest.approx(math.exp(4))
+    assert reading.composed_epsilon == 28.0
+    same = read_epsilon(4.0, [0.2] * 5, labels=list("abcde"))
+    assert reading.rr.conditional_entropy == same.conditional_entropy
+    assert reading.rr.best_guess == same.best_guess
+    lines = reading.lines
+    assert set(lines) == {"release", "odds", "period", "deniability", "accuracy", "source"}
+    assert "e^ε = 54.598" in lines["odds"]
+    assert "over 7 days" in lines["period"] and "7 × 4 = 28" in lines["period"] and "a bound" in lines["period"]
+    assert "Domingo-Ferrer and Soria-Comas (2018)" in lines["deniability"]
+    assert f"{same.best_guess:.3f}" in lines["deniability"]
+    assert f"{same.estimate_error:.3f}" in lines["accuracy"]
+    assert "learning-with-privacy-at-scale" in lines["source"]
+
+
+def test_read_a_local_release_on_an_attribute():
+    reading = read_release("apple-health", [60, 30, 10], labels=["x", "y", "z"], attribute="blood type", periods=3)
+    assert reading.rr.prior.tolist() == pytest.approx([0.6, 0.3, 0.1])
+    assert "blood type" in reading.lines["deniability"]
+    assert reading.composed_epsilon == 6.0
+
+
+def test_read_a_central_release_in_words():
+    reading = read_release("google-symptoms", periods=7)
+    assert not reading.local and reading.rr is None
+    assert set(reading.lines) == {"release", "odds", "period", "local models", "source"}
+    assert "do not apply" in reading.lines["local models"]
+    assert "e^ε = 5.366" in reading.lines["odds"]
+    assert "7 × 1.68 = 11.76" in reading.lines["period"]
+    assert reading.composed_odds_bound == pytest.approx(math.exp(11.76))
+
+
+def test_zcdp_and_approximate_releases_show_the_conversion_and_read_the_pure_part():
+    wikimedia = read_release("wikimedia-pageviews")
+    assert wikimedia.epsilon == pytest.approx(zcdp_to_epsilon(0.015, 1e-7))
+    assert "ε = ρ + 2·sqrt(ρ·ln(1/δ)) = 0.9984" in wikimedia.lines["conversion"]
+    assert "pure-ε part" in wikimedia.lines["conversion"]
+    vaccination = read_release("google-vaccination")
+    assert vaccination.epsilon == 2.19 and vaccination.converted_epsilon is None
+    assert "δ = 1e-5" in vaccination.lines["conversion"] and "pure-ε part" in vaccination.lines["conversion"]
+    assert "conversion" not in read_release("google-symptoms").lines
+
+
+def test_releases_without_a_renewal_are_not_composed():
+    births = read_release("israel-births", periods=5)
+    assert births.periods is None and births.composed_epsilon is None
+    assert "does not renew" in births.lines["period"]
+    assert "states no period" in read_release("microsoft-assistive-ai").lines["period"]
+
+
+def test_monthly_budget_composes_over_months():
+    linkedin = read_release("linkedin-audience")
+    assert linkedin.periods == 12 and linkedin.composed_epsilon == pytest.approx(12 * 34.9)
+    assert "12 months" in linkedin.lines["period"]
+    assert math.isfinite(linkedin.odds_bound) and linkedin.posterior_from_even < 1
+
+
+@pytest.mark.parametrize("key", TABLE["key"].tolist())
+def test_every_release_reads(key):
+    reading = read_release(key)
+    assert reading.lines["release"].startswith(reading.label)
+    assert (reading.rr is not None) == reading.local
+    assert isinstance(reading.release, pd.Series) and np.isfinite(reading.epsilon)
+
+
+def test_bad_reading_inputs_are_refused():
+    with pytest.raises(InvalidParameterError, match="periods"):
+        read_release("apple-emoji", periods=0)
+    with pytest.raises(InvalidParameterError, match="prior"):
+        read_release("apple-emoji", [1.0])
+
+
+# ------------------------------------------------------------------ the documentation page
+def _docs_table() -> str:
+    """The table of docs/releases.md, generated from the data file."""
+    def eps(r):
+        return f"ρ = {r['rho']:g} (quoted as ε = {r['epsilon']:g})" if r["definition"] == "zcdp" else f"{r['epsilon']:g}"
+
+    def delta(r):
+        return "0" if r["delta"] == 0 else f"{r['delta']:.0e}".replace("e-0", "e-")
+
+    rows = ["| organisation | release | ε | δ | privacy unit | period | model | source | checked |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for _, r in releases().iterrows():
+        rows.append(f"| {r['organisation']} | {r['name']} | {eps(r)} | {delta(r)} | {r['unit']} | {r['period']} | "
+                    f"{r['model']} | [{r['source']}]({r['address']}) | {r['checked']} |")
+    return "\n".join(rows)
+
+
+def test_docs_page_shows_the_table_and_worked_readings_as_computed():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "releases.md").read_text(encoding="utf-8")
+    assert _docs_table() in page
+    for key, periods in (("google-symptoms", 7), ("wikimedia-pageviews", None), ("apple-emoji", None),
+                         ("linkedin-audience", None)):
+        for name, line in read_release(key, periods=periods).lines.items():
+            if name != "source":
+                assert f"- {line}\n" in page, line
+    assert "ε = ρ + 2·sqrt(ρ·ln(1/δ)) = 0.9984" in page and "7 × 1.68 = 11.76" in page
+    assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", page)
