@@ -280,13 +280,17 @@ class EpsilonChoice:
                 return item
         raise InvalidParameterError(f"requirement must be one of {list(self.asked)}, got {name!r}")
 
-    def suggestion(self, maximum: float = math.inf) -> float | None:
+    def suggestion(self, maximum: float = math.inf, step: float | None = None) -> float | None:
         """A round epsilon inside the band (and at most ``maximum``), near its middle; None when there is none.
+
+        With ``step`` (a slider's step), a multiple of it when the band holds one.
 
         Examples
         --------
         >>> choose_epsilon([0.5, 0.5], max_odds=math.e ** 2).suggestion()
         1.0
+        >>> choose_epsilon([0.5, 0.5], max_odds=1.5, max_error=0.1, n=5000).suggestion(step=0.05)
+        0.35
         """
         high = min(self.high, maximum)
         if not self.feasible or self.low > high:
@@ -296,6 +300,11 @@ class EpsilonChoice:
             high = max(target, self.low) * 4.0
         else:
             target = (self.low + high) / 2.0
+        if step is not None and step > 0:
+            for value in (round(target / step) * step, math.ceil(self.low / step) * step):
+                value = float(f"{value:.10g}")
+                if self.low <= value <= high:
+                    return value
         if target == 0:
             return 0.0
         for digits in range(1, 12):
@@ -511,12 +520,12 @@ def choose_epsilon(prior: ArrayLike, n: int | None = None, *, max_odds: float | 
             reasons.append(accuracy.reason + more)
         elif privacy_ok and not meets:
             if high <= 0:
-                reasons.append(f"The privacy requirements leave only epsilon = 0 ({high_by}), where reports carry "
+                reasons.append(f"The privacy requirements leave only epsilon = 0 (set by the {SHORT[high_by]}), where reports carry "
                                "no information: no number of reports meets the error asked.")
             else:
                 more = (f" {min_reports:,} reports would do." if min_reports is not None else "")
                 reasons.append(f"The privacy requirements allow at most epsilon = {high:.4g} per report "
-                               f"({high_by}), but an error of at most {e:g} with n = {n:,} reports needs at least "
+                               f"(set by the {SHORT[high_by]}), but an error of at most {e:g} with n = {n:,} reports needs at least "
                                f"epsilon = {low:.4g}.{more}")
         elif meets:
             low = min(low, high)
@@ -592,7 +601,7 @@ class RepeatedReports:
     epsilon: float
 
 
-def repeated_reports(prior: ArrayLike, epsilon: float, max_reports: int = 30) -> RepeatedReports:
+def repeated_reports(prior: ArrayLike, epsilon: float, max_reports: int | None = None) -> RepeatedReports:
     """Randomized response read over time: k fresh reports of the same answer vs memoized randomized response.
 
     Parameters
@@ -601,8 +610,9 @@ def repeated_reports(prior: ArrayLike, epsilon: float, max_reports: int = 30) ->
         The attribute's counts or shares, r >= 2.
     epsilon : float
         Epsilon of one report (>= 0).
-    max_reports : int
-        The curves run over k = 1 .. max_reports.
+    max_reports : int, optional
+        The curves run over k = 1 .. max_reports.  By default, until a little after the fresh best guess passes
+        0.99 (5 to 60 reports; 10 at epsilon = 0).
 
     Returns
     -------
@@ -624,7 +634,15 @@ def repeated_reports(prior: ArrayLike, epsilon: float, max_reports: int = 30) ->
     """
     pi = _prior(prior)
     eps = check_epsilon(epsilon)
-    m = check_int(max_reports, "max_reports", minimum=1, maximum=10_000)
+    if max_reports is None:
+        pi_max = float(pi.max())
+        if eps == 0 or pi_max >= 0.99:
+            m = 10
+        else:
+            k99 = math.ceil((math.log(99.0) - math.log(pi_max / (1 - pi_max))) / eps) if math.isfinite(eps) else 1
+            m = int(min(60, max(5, math.ceil(1.5 * k99) + 1)))
+    else:
+        m = check_int(max_reports, "max_reports", minimum=1, maximum=10_000)
     k = np.arange(1, m + 1)
     combined = k * eps if math.isfinite(eps) else np.full(m, math.inf)
     fresh = best_guess_curve(pi, combined)
