@@ -83,6 +83,14 @@ class ChoiceSection:
                                                                                align_items="center")),
             self.lines, self.canvas,
         ], layout=widgets.Layout(width="100%"))
+        # Names a page (and the browser tests) can find the section's parts by.
+        self.widget.add_class("explorer-eps-choice")
+        for key, field in self.fields.items():
+            field.add_class(f"explorer-need-{key.replace('_', '-')}")
+        self.k.add_class("explorer-need-reports")
+        self.use.add_class("explorer-eps-choice-use")
+        self.lines.add_class("explorer-eps-choice-lines")
+        self.canvas.add_class("explorer-eps-choice-canvas")
 
     # ------------------------------------------------------------------ inputs and drawing
     def requirements(self) -> dict[str, str]:
