@@ -130,14 +130,14 @@ def plot_repeated_reports(ax: Axes, reports, max_best_guess: float | None = None
     (prior,) = ax.plot(k, np.full(k.size, reports.prior_guess), linestyle=":", color="#555555")
     end = k[-1]
     ax.text(end, reports.fresh[-1] - 0.02, "fresh each time (k·ε)", ha="right", va="top", fontsize=9)
-    ax.text(end, reports.memoized[-1] + 0.02, "memoized RR (randomize once)", ha="right", va="bottom", fontsize=9)
+    ax.text(end, reports.memoized[-1] - 0.02, "memoized RR (randomize once)", ha="right", va="top", fontsize=9)
     ax.text(end, reports.prior_guess - 0.02, "no report", ha="right", va="top", fontsize=9, color="#555555")
     limit = None
     if max_best_guess is not None:
         (limit,) = ax.plot(k, np.full(k.size, max_best_guess), linestyle=(0, (6, 2, 1, 2)), color="black",
                            linewidth=1)
-        ax.text((k[0] + end) / 2, max_best_guess - 0.015, f"asked: best guess ≤ {max_best_guess:g}", fontsize=9,
-                va="top", ha="center")
+        ax.text(k[0] + 0.3 * (end - k[0]), max_best_guess + 0.015, f"asked: best guess ≤ {max_best_guess:g}",
+                fontsize=9, va="bottom", ha="center")
     if per_person is not None and 1 < per_person <= end:
         ax.axvline(per_person, color="#555555", linestyle=(0, (1, 2)), linewidth=1)
         ax.text(per_person, 0.03, f" {per_person} reports {period}".rstrip(), fontsize=9, ha="left" if

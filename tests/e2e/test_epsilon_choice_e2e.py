@@ -15,14 +15,24 @@ def _type(page, key: str, value: str) -> None:
     field.press("Enter")                    # the fields update on Enter or when they lose focus
 
 
-def _canvas_changes(page, canvas, before: bytes, timeout_s: float = 60.0) -> bytes:
-    """Wait until the canvas shows another image than ``before``; returns the new one."""
+def _canvas_changes(page, canvas, before: bytes, timeout_s: float = 90.0) -> bytes:
+    """Wait until the canvas shows another image than ``before`` and has stopped changing; returns it."""
     for _ in range(int(timeout_s * 2)):
-        now = canvas.screenshot()
-        if now != before:
-            return now
+        if canvas.screenshot() != before:
+            return _settled(page, canvas)
         page.wait_for_timeout(500)
     raise AssertionError("the band's figure was not redrawn")
+
+
+def _settled(page, canvas, timeout_s: float = 90.0) -> bytes:
+    """Wait until the canvas's first frame is on screen (three equal screenshots a second apart); returns it."""
+    shots = [canvas.screenshot()]
+    for _ in range(int(timeout_s)):
+        page.wait_for_timeout(1000)
+        shots.append(canvas.screenshot())
+        if len(shots) >= 3 and shots[-1] == shots[-2] == shots[-3]:
+            return shots[-1]
+    raise AssertionError("the band's figure never settled")
 
 
 def test_requirements_give_the_band_and_a_point_of_it_sets_every_tab_s_epsilon(browser, explorer_server, tmp_path):
@@ -36,8 +46,7 @@ def test_requirements_give_the_band_and_a_point_of_it_sets_every_tab_s_epsilon(b
         canvas = page.locator(".explorer-eps-choice-canvas")
         canvas.scroll_into_view_if_needed()
         expect(canvas).to_be_visible(timeout=60_000)
-        page.wait_for_timeout(5000)
-        empty = canvas.screenshot()
+        empty = _settled(page, canvas)
         _type(page, "max-best-guess", "0.8")
         _type(page, "max-error", "0.03")
         lines = page.locator(".explorer-eps-choice-lines")
@@ -46,7 +55,6 @@ def test_requirements_give_the_band_and_a_point_of_it_sets_every_tab_s_epsilon(b
         use = page.locator(".explorer-eps-choice-use")
         expect(use).to_have_text("use ε = 1.5", timeout=30_000)
         _canvas_changes(page, canvas, empty)
-        page.wait_for_timeout(1500)
         section.screenshot(path=str(tmp_path / "epsilon-choice-section.png"))
         print(f"screenshot: {tmp_path / 'epsilon-choice-section.png'}")
         save_screenshot(page, tmp_path, "epsilon-choice-band")
