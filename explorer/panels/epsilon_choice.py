@@ -28,7 +28,7 @@ __all__ = ["ChoiceSection", "FIELDS", "PERIODS"]
 #: The requirement fields: keyword of choose_epsilon -> the field's label.
 FIELDS = {"max_odds": "Odds factor at most", "max_best_guess": "Best guess at most",
           "min_deniability": "Deniability at least (bits)", "max_cluster_guess": "Cluster guess at most",
-          "max_error": "Error per category at most"}
+          "max_error": "Error at most (per category)"}
 #: The period the reports of one person are counted over, in words.
 PERIODS = ("per day", "per week", "per month", "per year", "in all")
 #: Figures of the section (key -> title).
@@ -46,7 +46,7 @@ class ChoiceSection:
         self.fields = {}
         for key, label in FIELDS.items():
             field = widgets.Text(value="", placeholder="not asked", description=label,
-                                 style={"description_width": "170px"}, layout=widgets.Layout(width="290px"),
+                                 style={"description_width": "185px"}, layout=widgets.Layout(width="305px"),
                                  continuous_update=False)
             self.fields[key] = panel.control(f"need_{key}", field)
         self.k = panel.control("reports_per_person", widgets.BoundedIntText(
@@ -62,6 +62,7 @@ class ChoiceSection:
         self.choice = None
         self.artists = None
         self.repeated = None
+        self.artists_drawn = False
         self.refresh()
         for ax, (key, title) in zip(self.axes, FIGURES.items()):
             panel.add_figure(key, title, self.figure, canvas=self.canvas, axes=ax,
@@ -116,7 +117,11 @@ class ChoiceSection:
             reports = repeated_reports(reading.prior, epsilon, min(self.k.value, MAX_REPEATED))
         self.repeated = plot_repeated_reports(self.axes[1], reports, bound, per_person=self.k.value,
                                               period=self.period.value)
-        self.canvas.draw_idle()
+        if self.artists_drawn:
+            self.canvas.draw()              # render and send the frame now: no round trip through the browser
+        else:
+            self.canvas.draw_idle()         # the first frame: sent when the browser asks for it
+            self.artists_drawn = True
         suggestion = choice.suggestion(EPSILON_MAX, EPSILON_STEP)
         self.use.disabled = suggestion is None or not asked
         self.use.description = (f"use ε = {suggestion:g}" if suggestion is not None and asked
@@ -157,9 +162,16 @@ class ChoiceSection:
         self.panel.status.info(f"ε = {value:g} from the band: every tab now shows it.")
 
     def choose(self, epsilon: float) -> bool:
-        """Set the shared epsilon to ``epsilon`` if it lies in the band (a click on it); returns whether it did."""
+        """Set the shared epsilon to ``epsilon`` if it lies in the band (a click on it); returns whether it did.
+
+        The point is rounded to the sliders' step (:data:`~explorer.state.EPSILON_STEP`) when that stays in the
+        band, else to 0.01.
+        """
         choice = self.choice
         value = round(float(epsilon), 2)
+        on_grid = float(f"{round(value / EPSILON_STEP) * EPSILON_STEP:.10g}")    # the sliders' step, when in the band
+        if choice is not None and choice.feasible and choice.low <= on_grid <= min(choice.high, EPSILON_MAX):
+            value = on_grid
         if choice is None or not choice.feasible or not choice.low <= value <= min(choice.high, EPSILON_MAX):
             self.panel.status.error(f"ε = {value:g} is outside the feasible band: click inside the hatched band.")
             return False

@@ -3,6 +3,11 @@ every tab's ε."""
 
 from __future__ import annotations
 
+import io
+import re
+
+import numpy as np
+from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import open_app
@@ -22,6 +27,17 @@ def _canvas_changes(page, canvas, before: bytes, timeout_s: float = 90.0) -> byt
             return _settled(page, canvas)
         page.wait_for_timeout(500)
     raise AssertionError("the band's figure was not redrawn")
+
+
+def _band_point(png: bytes) -> tuple[float, float]:
+    """A point inside the hatched band of the canvas image, left of its middle (CSS pixels)."""
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    r, g, b = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    green = (g > r + 12) & (g > b + 12) & (g > 200)                  # the band's light green, not the markers
+    columns = np.flatnonzero(green.sum(axis=0) > 0.3 * pixels.shape[0])
+    assert columns.size, "no hatched band in the figure"
+    rows = np.flatnonzero(green[:, columns].any(axis=1))
+    return float(np.percentile(columns, 20)), float(np.median(rows))     # left of the middle: not the button's ε
 
 
 def _settled(page, canvas, timeout_s: float = 90.0) -> bytes:
@@ -58,6 +74,17 @@ def test_requirements_give_the_band_and_a_point_of_it_sets_every_tab_s_epsilon(b
         section.screenshot(path=str(tmp_path / "epsilon-choice-section.png"))
         print(f"screenshot: {tmp_path / 'epsilon-choice-section.png'}")
         save_screenshot(page, tmp_path, "epsilon-choice-band")
+        # a click inside the hatched band (found by its colour in the canvas) sets ε to that point
+        x, y = _band_point(canvas.screenshot())
+        canvas.click(position={"x": x, "y": y})
+        status = page.locator(".explorer-status", has_text="from the band: every tab now shows it")
+        expect(status).to_have_count(1, timeout=60_000)
+        clicked = float(re.search(r"ε = ([0-9.]+) from the band", status.inner_text()).group(1))
+        assert 1.448 <= clicked <= 1.547 and clicked != 1.5, clicked
+        open_tab(page, "t-closeness")
+        expect(page.locator(".explorer-tc-epsilon .widget-readout").first).to_have_text(f"{clicked:.2f}",
+                                                                                         timeout=60_000)
+        open_tab(page, "What does ε mean?")
         before = canvas.screenshot()
         use.click()
         _canvas_changes(page, canvas, before)                      # the band's figure: the current ε moved

@@ -43,8 +43,9 @@ def test_using_the_band_sets_the_shared_epsilon_and_the_forward_reading_follows(
     assert section.use.description == "use ε = 1.5" and not section.use.disabled
     section.use.click()
     assert panel.state.epsilon == 1.5 and panel.reading.epsilon == 1.5 and panel.epsilon.value == 1.5
-    assert section.choose(1.52) and panel.state.epsilon == 1.52
-    assert not section.choose(3.0) and panel.state.epsilon == 1.52
+    assert section.choose(1.46) and panel.state.epsilon == 1.45          # on the sliders' step: in the band
+    assert section.choose(1.54) and panel.state.epsilon == 1.54          # 1.55 is past the band (1.547): 0.01
+    assert not section.choose(3.0) and panel.state.epsilon == 1.54
     assert "outside the feasible band" in panel.status.message
 
 
