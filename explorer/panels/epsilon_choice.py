@@ -230,21 +230,22 @@ class ChoiceSection:
 
     def code_lines(self) -> list[str]:
         """Lines of the panel's :meth:`code` that reproduce the section (after ``reading`` is made)."""
-        asked = "".join(f", {key}={float(value)!r}" for key, value in self.requirements().items())
-        bound = self.requirements().get("max_best_guess")
+        choice = self.choice                 # the band shown (the last valid requirements, not a refused text)
+        asked = "".join(f", {item.name}={item.value!r}" for item in choice.bounds)
+        bound = next((item.value for item in choice.bounds if item.name == "max_best_guess"), None)
         steps = self.repeated.fresh.get_xdata().size
         return [
             "", "from explorer.core.epsilon_choice import choice_summary_lines, choose_epsilon, repeated_reports",
             "from explorer.plotting.epsilon_choice import plot_choice, plot_repeated_reports", "",
             f"choice = choose_epsilon(reading.prior, reading.n{asked}, confidence=1 - reading.alpha, "
-            f"reports_per_person={self.k.value})",
+            f"reports_per_person={choice.reports_per_person})",
             f"for line in choice_summary_lines(choice, {self.period.value!r}):",
             "    print(line)",
             "choice_figure = Figure(figsize=(11, 3.3), layout=\"constrained\")",
             "ax_choice, ax_repeated = choice_figure.subplots(1, 2, width_ratios=[1.25, 1])",
             "plot_choice(ax_choice, choice, reading.epsilon)",
             f"plot_repeated_reports(ax_repeated, repeated_reports(reading.prior, reading.epsilon, {steps}), "
-            f"{None if bound is None else float(bound)!r}, per_person={self.k.value}, period={self.period.value!r})",
+            f"{bound!r}, per_person={choice.reports_per_person}, period={self.period.value!r})",
             "choice_figure.savefig(\"epsilon-choice.png\")",
         ]
 

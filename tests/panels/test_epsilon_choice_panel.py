@@ -113,3 +113,13 @@ def test_summary_includes_the_requirements_and_the_band(panel, monkeypatch):
     assert "download" in panel.download.value and seen["choice"] is panel.choice_section.choice
     assert any(line.startswith("Band: 0 <= epsilon <= 1.547") for line in seen["choice_lines"])
     assert math.isinf(choose_epsilon([1, 1]).high)
+
+
+def test_code_after_a_refused_text_reproduces_the_band_shown(panel, tmp_path, monkeypatch):
+    _ask(panel, max_best_guess=0.8)
+    _ask(panel, max_odds="abc")
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    exec(panel.code(), namespace)
+    assert namespace["choice"].high == panel.choice_section.choice.high and namespace["choice"].asked == (
+        "max_best_guess",)
