@@ -6,7 +6,8 @@ The "From what I need" view of the "What does ε mean?" tab calls :func:`explore
 on every keystroke.  Targets (issue 24): all five requirements in < 50 ms; the smallest number of reports
 (``min_reports``, requirements in conflict) in < 200 ms.  Printed against a baseline measured in the same run:
 one ``read_epsilon`` (the forward reading the view draws anyway) on the same attribute, with the same n.
-Never asserts on time.  The results file is written only when ``--out PATH`` is given.
+The last line is what a keystroke costs the view (the band, its two figures redrawn and one frame rendered),
+for scale.  Never asserts on time.  The results file is written only when ``--out PATH`` is given.
 """
 
 from __future__ import annotations
@@ -62,6 +63,19 @@ def main() -> None:
         weekly, best, median = timed(lambda: choose_epsilon(counts, **ALL_FIVE, reports_per_person=7), args.repeat)
         print(f"choose_epsilon, all five, 7 reports per person:  best {1000 * best:7.2f} ms, "
               f"median {1000 * median:7.2f} ms; high {weekly.high:.6g} = {choice.high:.6g} / 7")
+        # What a keystroke costs in the view: the band, both figures redrawn and the frame rendered.
+        os.environ.setdefault("MPLBACKEND", "Agg")
+        from explorer.panels.epsilon_meaning import EpsilonMeaningPanel
+        from explorer.state import AppState
+
+        state = AppState(epsilon=1.0)
+        state.select_dataset("UCI Adult")
+        section = EpsilonMeaningPanel(state).choice_section
+        for key, value in ALL_FIVE.items():
+            section.fields[key].value = str(value)
+        _, best, median = timed(section.refresh, max(3, args.repeat // 3))
+        print(f"the view's redraw on a keystroke (band, two figures, one frame): best {1000 * best:7.2f} ms, "
+              f"median {1000 * median:7.2f} ms")
         print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 

@@ -218,10 +218,10 @@ class RequirementBound:
 
     @property
     def label(self) -> str:
-        """The requirement in a few words (``"best guess <= 0.6"``)."""
-        sign = ">=" if self.name == "min_deniability" else "<="
+        """The requirement in a few words (``"best guess ≤ 0.6"``)."""
+        sign = "≥" if self.name == "min_deniability" else "≤"
         unit = " bits" if self.name == "min_deniability" else ""
-        return f"{SHORT[self.name]} {sign} {self.value:g}{unit}"
+        return f"{SHORT[self.name]} {sign} {self.value:.4g}{unit}"
 
 
 @dataclass(frozen=True)
@@ -545,7 +545,7 @@ def choice_summary_lines(choice: EpsilonChoice, period: str = "") -> list[str]:
     Examples
     --------
     >>> choice_summary_lines(choose_epsilon([0.5, 0.5], max_odds=3))[0]
-    'Asked: odds <= 3.'
+    'Asked: odds ≤ 3.'
     """
     if not choice.bounds:
         return ["No requirement asked: every epsilon is allowed."]

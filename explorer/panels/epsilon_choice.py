@@ -34,6 +34,8 @@ PERIODS = ("per day", "per week", "per month", "per year", "in all")
 #: Figures of the section (key -> title).
 FIGURES = {"choice": "From what I need: the epsilons each requirement allows and the feasible band",
            "repeated": "Repeated reports: the best guess after k reports, fresh randomization vs memoized"}
+#: The section figure's margins (room for the requirements' labels on the left, a two-line title on top).
+MARGINS = dict(left=0.16, right=0.985, bottom=0.15, top=0.83, wspace=0.22)
 #: The most reports the repeated-reports figure runs over (it runs at least to the reports per person).
 MAX_REPEATED = 365
 
@@ -59,6 +61,9 @@ class ChoiceSection:
         self.lines = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.figure, self.canvas = make_figure(11.0, 3.3)
         self.axes = self.figure.subplots(1, 2, width_ratios=[1.25, 1])
+        # Fixed margins, not a constrained layout: a third of the cost of a redraw on every requirement typed.
+        self.figure.set_layout_engine(None)
+        self.figure.subplots_adjust(**MARGINS)
         self.choice = None
         self.artists = None
         self.repeated = None
@@ -241,8 +246,9 @@ class ChoiceSection:
             f"reports_per_person={choice.reports_per_person})",
             f"for line in choice_summary_lines(choice, {self.period.value!r}):",
             "    print(line)",
-            "choice_figure = Figure(figsize=(11, 3.3), layout=\"constrained\")",
+            "choice_figure = Figure(figsize=(11, 3.3))",
             "ax_choice, ax_repeated = choice_figure.subplots(1, 2, width_ratios=[1.25, 1])",
+            f"choice_figure.subplots_adjust(**{MARGINS!r})",
             "plot_choice(ax_choice, choice, reading.epsilon)",
             f"plot_repeated_reports(ax_repeated, repeated_reports(reading.prior, reading.epsilon, {steps}), "
             f"{bound!r}, per_person={choice.reports_per_person}, period={self.period.value!r})",

@@ -140,7 +140,7 @@ def test_all_five_requirements_and_the_binding_one():
     assert choice.low == choice.bound("max_error").bound < choice.high
     assert choice.low <= choice.suggestion() <= choice.high
     lines = choice_summary_lines(choice, "per day")
-    assert lines[0].startswith("Asked: odds <= 20; best guess <= 0.8; deniability >= 1 bits")
+    assert lines[0].startswith("Asked: odds ≤ 20; best guess ≤ 0.8; deniability ≥ 1 bits")
     assert any(line.startswith("Band: ") for line in lines)
 
 

@@ -34,7 +34,7 @@ def test_the_band_is_choose_epsilon_s_for_the_reading_shown(panel):
     table = panel.table("choice")
     assert table.loc["feasible band", "ε from"] == expected.low and table.loc["feasible band", "ε to"] == expected.high
     text = panel.describe("choice")
-    assert "best guess <= 0.8: ε up to 1.55" in text and "runs from 1.45 to 1.55" in text
+    assert "best guess ≤ 0.8: ε up to 1.55" in text and "runs from 1.45 to 1.55" in text
 
 
 def test_using_the_band_sets_the_shared_epsilon_and_the_forward_reading_follows(panel):
