@@ -115,6 +115,7 @@ class ChoiceSection:
             raise type(error)(f"{FIELDS[name]}: {error}" if name else str(error)) from None
         self.choice = choice
         epsilon = reading.epsilon
+        self.figure.subplots_adjust(**MARGINS)  # again: fitting the figure to its column may have laid it out
         self.artists = plot_choice(self.axes[0], choice, epsilon)
         bound = choice.bound("max_best_guess").value if "max_best_guess" in asked else None
         reports = repeated_reports(reading.prior, epsilon)
