@@ -123,3 +123,19 @@ def test_code_after_a_refused_text_reproduces_the_band_shown(panel, tmp_path, mo
     exec(panel.code(), namespace)
     assert namespace["choice"].high == panel.choice_section.choice.high and namespace["choice"].asked == (
         "max_best_guess",)
+
+
+def test_the_summary_reads_the_release_the_releases_section_shows(panel, monkeypatch):
+    from types import SimpleNamespace
+
+    from explorer.plotting import epsilon_meaning as plotting
+
+    seen = {}
+    original = plotting.summary_figure
+    monkeypatch.setattr("explorer.plotting.epsilon_meaning.summary_figure",
+                        lambda *a, **k: seen.update(k) or original(*a, **k))
+    assert panel.release_lines() == [] or hasattr(panel, "releases")
+    panel.releases = SimpleNamespace(reading=SimpleNamespace(label="Apple, Emoji (ε = 4 per user per day)",
+                                                             lines={"odds": "The odds move by at most 54.6."}))
+    panel._export("pdf")
+    assert seen["release"] == ["Apple, Emoji (ε = 4 per user per day):", "The odds move by at most 54.6."]
