@@ -220,13 +220,13 @@ class EpsilonMeaningPanel(Panel):
     def release_lines(self) -> list[str]:
         """The published release read by the embedded releases section (``self.releases``), for the summary.
 
-        Its name and its reading in words (the section's ``reading.label`` and ``reading.lines``); empty when the
-        view has no releases section or it has read nothing yet.
+        Its reading in words (the section's ``reading.lines``, the first of which names the release); empty when
+        the view has no releases section or it has read nothing yet.
         """
         reading = getattr(getattr(self, "releases", None), "reading", None)
         if reading is None:
             return []
-        return [f"{reading.label}:"] + [str(text) for text in reading.lines.values()]
+        return [str(text) for text in reading.lines.values()]
 
     # ------------------------------------------------------------------ the figures in words and numbers
     def _table(self, key: str) -> pd.DataFrame:

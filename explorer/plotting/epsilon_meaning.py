@@ -28,6 +28,8 @@ BEFORE_COLOR = "#9aa5b1"
 AFTER_COLOR = "#c44e52"
 ESTIMATE_COLOR = "#4c72b0"
 WIDTH = 0.4
+#: Lines of text the one-page summary has room for under its pictures (requirements and a release read).
+SUMMARY_LINES = 15
 
 
 def _short(labels: Sequence[str], limit: int = 10) -> list[str]:
@@ -146,7 +148,7 @@ def summary_figure(reading, lines: dict[str, str], attribute: str = "the attribu
     extra = {key: text for key, text in sections.items() if key in ("From what I need", "A published release")}
     figure = Figure(figsize=(11.69, 8.27), layout="constrained")
     if extra:
-        top, bottom, foot = figure.subfigures(3, 1, height_ratios=[1, 1.3, 0.8])
+        top, bottom, foot = figure.subfigures(3, 1, height_ratios=[1, 1.2, 1.0])
     else:
         (top, bottom), foot = figure.subfigures(2, 1, height_ratios=[1, 1.5]), None
     eps = "∞" if not np.isfinite(reading.epsilon) else f"{reading.epsilon:g}"
@@ -161,8 +163,11 @@ def summary_figure(reading, lines: dict[str, str], attribute: str = "the attribu
     plot_epsilon_reading(axes, reading, attribute)
     if foot is not None:
         left, right = foot.subfigures(1, 2, width_ratios=[1.2, 1])
-        words = "\n".join(textwrap.fill(f"{key}: {line}", 95) for key, line in extra.items())
-        left.text(0.02, 0.95, words, va="top", ha="left", fontsize=8.5)
+        # At most SUMMARY_LINES lines of text fit under the pictures: a long release read is shortened (with …).
+        share = SUMMARY_LINES // len(extra)
+        words = "\n".join(textwrap.fill(textwrap.shorten(f"{key}: {line}", share * 88, placeholder=" …"), 100)
+                           for key, line in extra.items())
+        left.text(0.02, 0.97, words, va="top", ha="left", fontsize=8)
         if choice is not None and choice.bounds:
             plot_choice(right.subplots(), choice, reading.epsilon)
     return figure
