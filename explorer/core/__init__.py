@@ -17,7 +17,7 @@ Packages, one per model:
     Power-mean measures of risk and loss, dominance, calibration.
 
 Modules shared by several models: :mod:`~explorer.core.deniability`, :mod:`~explorer.core.epsilon_meaning`,
-:mod:`~explorer.core.datasets`, :mod:`~explorer.core.masking`, :mod:`~explorer.core.cost`,
+:mod:`~explorer.core.epsilon_choice`, :mod:`~explorer.core.datasets`, :mod:`~explorer.core.masking`, :mod:`~explorer.core.cost`,
 :mod:`~explorer.core.export`.
 
 The module paths of release 0.1 (``explorer.core.rr_mechanisms``, ``explorer.core.t_closeness``, ...)

@@ -15,11 +15,13 @@ import numpy as np
 import pandas as pd
 
 from explorer._validation import check_int
+from explorer.core.epsilon_choice import choice_summary_lines
 from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon
 from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider
 from explorer.panels.downloads import download_link
+from explorer.panels.epsilon_choice import ChoiceSection
 from explorer.panels.figures import make_figure
 from explorer.panels.snippets import dataset_load_code
 from explorer.panels.status import escape, guarded
@@ -55,9 +57,12 @@ class EpsilonMeaningPanel(Panel):
     """One epsilon, every model: RR odds and deniability, t-closeness, and estimation accuracy.
 
     Its configuration (:meth:`~explorer.panels.base.Panel.config`) is ``attribute``, ``n`` and
-    ``use_records``; the epsilon is the state's.  Three figures (:meth:`~explorer.panels.base.Panel.figures`):
-    ``deniability``, ``t-closeness`` and ``accuracy``, each with its text and data table read from the bars
-    drawn.
+    ``use_records``, and the "From what I need" section's (:class:`~explorer.panels.epsilon_choice.ChoiceSection`)
+    ``need_max_odds``, ``need_max_best_guess``, ``need_min_deniability``, ``need_max_cluster_guess``,
+    ``need_max_error`` (texts, empty = not asked), ``reports_per_person`` and ``period``; the epsilon is the
+    state's.  Five figures (:meth:`~explorer.panels.base.Panel.figures`): ``deniability``, ``t-closeness`` and
+    ``accuracy``, each with its text and data table read from the bars drawn, then ``choice`` (the band) and
+    ``repeated`` (repeated reports vs memoized randomized response).
     """
 
     def __init__(self, state: AppState | None = None, *, attribute: str | None = None, n: int | None = None):
@@ -91,6 +96,7 @@ class EpsilonMeaningPanel(Panel):
         for ax, (key, title) in zip(axes, FIGURES.items()):
             self.add_figure(key, title, self.figure, canvas=self.canvas, axes=ax,
                             describe=lambda key=key: self._describe(key), table=lambda key=key: self._table(key))
+        self.choice_section = ChoiceSection(self)        # "From what I need": its controls and figures are this panel's
 
         self.attribute.observe(self._on_inputs, names="value")
         self.n_reports.observe(self._on_inputs, names="value")
@@ -110,7 +116,7 @@ class EpsilonMeaningPanel(Panel):
             widgets.HBox([self.epsilon, self.attribute], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.n_reports, self.use_records, self.export_png, self.export_pdf, self.download],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            self.lines, self.canvas, self.status.widget,
+            self.lines, self.canvas, self.status.widget, self.choice_section.widget,
         ], layout=widgets.Layout(width="100%"))
         # Published releases (explorer/panels/releases.py), read on this view's attribute: an embedded section.
         from explorer.panels.releases import ReleasesPanel
@@ -178,6 +184,12 @@ class EpsilonMeaningPanel(Panel):
         eps = "infinite" if math.isinf(reading.epsilon) else f"{reading.epsilon:g}"
         self.status.info(f"Showing ε = {eps} on {name}, n = {reading.n:,} reports.")
         self.download.value = ""
+        section = getattr(self, "choice_section", None)
+        if section is not None:
+            try:
+                section.refresh()
+            except ExplorerError as error:
+                self.status.error(f"{error} (the last valid band is kept)")
 
     @on_change
     def _on_state_epsilon(self, change: Any = None) -> None:
@@ -203,11 +215,25 @@ class EpsilonMeaningPanel(Panel):
     def _export(self, fmt: str) -> None:
         if self.reading is None:
             raise ExplorerError("nothing to export yet")
+        section = self.choice_section
         data = summary_bytes(self.reading, epsilon_summary_lines(self.reading, self._attribute_name),
-                             self._attribute_name, fmt=fmt)
+                             self._attribute_name, fmt=fmt, choice=section.choice,
+                             choice_lines=choice_summary_lines(section.choice, section.period.value),
+                             release=self.release_lines())
         mime = "image/png" if fmt == "png" else "application/pdf"
         filename = f"epsilon-{self.reading.epsilon:g}-{self._attribute_name}.{fmt}".replace(" ", "_")
         self.download.value = download_link(data, filename, mime)
+
+    def release_lines(self) -> list[str]:
+        """The published release read by the embedded releases section (``self.releases``), for the summary.
+
+        Its reading in words (the section's ``reading.lines``, the first of which names the release); empty when
+        the view has no releases section or it has read nothing yet.
+        """
+        reading = getattr(getattr(self, "releases", None), "reading", None)
+        if reading is None:
+            return []
+        return [str(text) for text in reading.lines.values()]
 
     # ------------------------------------------------------------------ the figures in words and numbers
     def _table(self, key: str) -> pd.DataFrame:
@@ -270,4 +296,5 @@ class EpsilonMeaningPanel(Panel):
                   "figure = Figure(figsize=(11, 3.6), layout=\"constrained\")",
                   "plot_epsilon_reading(figure.subplots(1, 3), reading, name)",
                   "figure.savefig(\"epsilon.png\")"]
+        lines += self.choice_section.code_lines()
         return "\n".join(lines) + "\n"

@@ -28,6 +28,8 @@ BEFORE_COLOR = "#9aa5b1"
 AFTER_COLOR = "#c44e52"
 ESTIMATE_COLOR = "#4c72b0"
 WIDTH = 0.4
+#: Lines of text the one-page summary has room for under its pictures (requirements and a release read).
+SUMMARY_LINES = 15
 
 
 def _short(labels: Sequence[str], limit: int = 10) -> list[str]:
@@ -131,27 +133,53 @@ def plot_epsilon_reading(axes: Sequence[Axes], reading, attribute: str = "the at
     return artists
 
 
-def summary_figure(reading, lines: dict[str, str], attribute: str = "the attribute") -> Figure:
-    """A one-page summary: the reading in words above the three pictures (A4 landscape)."""
+def summary_figure(reading, lines: dict[str, str], attribute: str = "the attribute", *, choice=None,
+                   choice_lines: Sequence[str] | None = None, release: Sequence[str] | None = None) -> Figure:
+    """A one-page summary (A4 landscape): the reading in words above the three pictures.
+
+    With ``choice`` (an :class:`~explorer.core.epsilon_choice.EpsilonChoice` with requirements asked) and its
+    ``choice_lines``, a band at the bottom adds the requirements, the feasible band and its picture; ``release``
+    adds a published release read through the models (:func:`explorer.core.export.summary_sections`).
+    """
+    from explorer.core.export import summary_sections
+    from explorer.plotting.epsilon_choice import plot_choice
+
+    sections = summary_sections(lines, choice_lines if choice is not None else None, release)
+    extra = {key: text for key, text in sections.items() if key in ("From what I need", "A published release")}
     figure = Figure(figsize=(11.69, 8.27), layout="constrained")
-    top, bottom = figure.subfigures(2, 1, height_ratios=[1, 1.5])
+    if extra:
+        top, bottom, foot = figure.subfigures(3, 1, height_ratios=[1, 1.2, 1.0])
+    else:
+        (top, bottom), foot = figure.subfigures(2, 1, height_ratios=[1, 1.5]), None
     eps = "∞" if not np.isfinite(reading.epsilon) else f"{reading.epsilon:g}"
     top.suptitle(f"What does ε = {eps} mean for {attribute}?", fontsize=16, x=0.02, ha="left")
-    headings = {"odds": "Odds", "deniability": "Deniability", "t-closeness": "t-closeness", "accuracy": "Accuracy"}
-    text = "\n\n".join(textwrap.fill(f"{headings.get(key, key)}: {line}", 120) for key, line in lines.items())
-    top.text(0.02, 0.9, text, va="top", ha="left", fontsize=10.5)
+    body = {key: text for key, text in sections.items() if key not in extra}
+    text = "\n\n".join(textwrap.fill(f"{key}: {line}", 120) for key, line in body.items())
+    top.text(0.02, 0.9, text, va="top", ha="left", fontsize=10.5 if not extra else 9.5)
     top.text(0.02, 0.02, "Domingo-Ferrer and Soria-Comas (2018), Eq. 6, Proposition 1 and Example 3; "
              "Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6. Made with the privacy explorer.",
              fontsize=9, color="#555555")
     axes = bottom.subplots(1, 3)
     plot_epsilon_reading(axes, reading, attribute)
+    if foot is not None:
+        left, right = foot.subfigures(1, 2, width_ratios=[1.2, 1])
+        # At most SUMMARY_LINES lines of text fit under the pictures: a long release read is shortened (with …).
+        share = SUMMARY_LINES // len(extra)
+        words = "\n".join(textwrap.fill(textwrap.shorten(f"{key}: {line}", share * 88, placeholder=" …"), 100)
+                           for key, line in extra.items())
+        left.text(0.02, 0.97, words, va="top", ha="left", fontsize=8)
+        if choice is not None and choice.bounds:
+            plot_choice(right.subplots(), choice, reading.epsilon)
     return figure
 
 
-def summary_bytes(reading, lines: dict[str, str], attribute: str = "the attribute", *, fmt: str = "png") -> bytes:
-    """The one-page summary as PNG or PDF bytes."""
+def summary_bytes(reading, lines: dict[str, str], attribute: str = "the attribute", *, fmt: str = "png",
+                  choice=None, choice_lines: Sequence[str] | None = None,
+                  release: Sequence[str] | None = None) -> bytes:
+    """The one-page summary as PNG or PDF bytes (``choice``, ``choice_lines``, ``release``: :func:`summary_figure`)."""
     if fmt not in ("png", "pdf"):
         raise ValueError(f"fmt must be 'png' or 'pdf', got {fmt!r}")
     buffer = io.BytesIO()
-    summary_figure(reading, lines, attribute).savefig(buffer, format=fmt, dpi=110)
+    summary_figure(reading, lines, attribute, choice=choice, choice_lines=choice_lines,
+                   release=release).savefig(buffer, format=fmt, dpi=110)
     return buffer.getvalue()

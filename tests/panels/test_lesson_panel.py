@@ -220,7 +220,7 @@ def test_a_lessons_figures_text_tables_exports_and_code_are_its_live_panels(monk
     live = lesson_panel.panel
     assert live.state.epsilon == 2.0 and lesson_panel.state is live.state
     assert [view.key for view in lesson_panel.figures()] == [view.key for view in live.figures()]
-    assert len(lesson_panel.figures()) == 3 and lesson_panel.missing_hooks() == live.missing_hooks() == []
+    assert len(lesson_panel.figures()) == 5 and lesson_panel.missing_hooks() == live.missing_hooks() == []
     for index, view in enumerate(live.figures()):
         assert lesson_panel.describe(index) == live.describe(index)
         assert lesson_panel.table(view.key).equals(live.table(view.key))
