@@ -33,10 +33,12 @@ from numpy.typing import ArrayLike
 from scipy import optimize, special
 
 from explorer._validation import check_epsilon, check_int, check_number, check_weights
+from explorer.core.releases import read_release, releases
 from explorer.errors import InvalidParameterError
 
 __all__ = ["REQUIREMENTS", "RequirementBound", "EpsilonChoice", "choose_epsilon", "RepeatedReports",
-           "repeated_reports", "best_guess_curve", "deniability_curve", "error_curve", "choice_summary_lines"]
+           "repeated_reports", "best_guess_curve", "deniability_curve", "error_curve", "choice_summary_lines",
+           "releases", "read_release"]
 
 #: The requirements :func:`choose_epsilon` takes, in the order it reports them, with what each asks in words.
 REQUIREMENTS: dict[str, str] = {

@@ -217,3 +217,11 @@ def test_docs_page_shows_the_table_and_worked_readings_as_computed():
                 assert f"- {line}\n" in page, line
     assert "ε = ρ + 2·sqrt(ρ·ln(1/δ)) = 0.9984" in page and "7 × 1.68 = 11.76" in page
     assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", page)
+
+
+def test_the_issue_names_the_loader_in_epsilon_choice():
+    from explorer.core import epsilon_choice
+
+    assert epsilon_choice.releases is releases
+    assert {"organisation", "name", "epsilon", "delta", "unit", "period", "model", "source"} <= set(
+        epsilon_choice.releases().columns)
