@@ -196,7 +196,7 @@ class PermutationPanel(Panel):
             canvas.add_class(f"explorer-perm-{name}")
         self.add_figure("values", "Masked and reverse-mapped values against the original values", self.values_figure,
                         canvas=self.values_canvas, describe=self._describe_values, table=self._table_values)
-        self.add_figure("displacement", "Rank displacement of every record, sorted", self.displacement_figure,
+        self.add_figure("displacement", "Rank displacement r = rank(y) − rank(x) of every record, sorted", self.displacement_figure,
                         canvas=self.displacement_canvas, describe=self._describe_displacement,
                         table=self._table_displacement)
         self.add_figure("distances", "The intruder's match distances: original against random records",
@@ -224,7 +224,9 @@ class PermutationPanel(Panel):
             "a <i>permutation</i> of the original values (reverse mapping, Domingo-Ferrer and Muralidhar (2016), Algorithm 1) plus a small "
             "<i>residual noise</i> that changes no rank. Protection against record linkage comes only from the "
             "permutation: a subject can check her own <i>permutation distance</i> (Algorithm 2) and an intruder "
-            "who knows everything can test whether his links beat chance (Section 5).")
+            "who knows everything can test whether his links beat chance (Section 5). The rank displacement "
+            "plotted is r = rank(y) − rank(x), the convention of the Dominance tab too; equal values never "
+            "count as moved, so r and T do not depend on how ties are broken.")
         data_row = widgets.HBox([self.data_name, self.max_records, self.switch_button],
                                 layout=box(flex_flow="row wrap", align_items="center"))
         mask_row = widgets.HBox([self.columns, widgets.VBox([self.method, self.parameter, self.parameter_doc]),
@@ -725,8 +727,9 @@ class PermutationPanel(Panel):
             return NO_VIEW
         r = self._table_displacement()["rank displacement r"]
         name = self.analysis.columns[self._attribute_index()]
-        return (f"Step line of the rank displacement r of attribute {name} for each of {len(r):,} records, "
-                f"sorted: from {r.min():g} to {r.max():g} positions "
+        return (f"Step line of the rank displacement r = rank(y) − rank(x) of attribute {name} for each of "
+                f"{len(r):,} records, sorted (equal values never count as moved): from {r.min():g} to {r.max():g} "
+                f"ranks "
                 f"({self.displacement_artists.label.get_text().strip()}).")
 
     def _table_distances(self) -> pd.DataFrame:
