@@ -117,7 +117,7 @@ def test_check_rejects_inconsistent_definitions():
 # Inputs a lesson states (parameters, labels, counts of answers), allowed besides the core's results.
 INPUTS = {
     "deniability": {"1", "2", "20%", "0.2", "0.75", "0.25", "0.8"},
-    "epsilon": {"0.75", "3", "0.8", "0.2", "2"},
+    "epsilon": {"0.75", "3", "0.8", "0.2", "2", "60", "30", "10%"},
     "estimation": {"2%", "1", "60", "30", "8", "300", "0"},
     "t-closeness": {"2", "0.2", "50", "1", "5", "0.5"},
     "reverse-mapping": {"1", "20"},
@@ -138,32 +138,52 @@ def _core_results() -> dict[str, set[str]]:
                           f(den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0]),
                           f(den.deniability_entropies(rr.warner_matrix(0.75), [0.2, 0.8])[0])}
     assert den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0] == pytest.approx(0.15 / 0.35)
+    from explorer.core.rr.simulation import simulate_estimation
+    survey = simulate_estimation(np.tile([0.5, 1 / 3, 1 / 6], (3, 1)), 10_000, prior=[0.6, 0.3, 0.1], rng=0)
     out["epsilon"] = {f(rr.epsilon_of(rr.warner_matrix(0.75)), 4), f(rr.epsilon_of(rr.warner_matrix(0.8)), 4),
                       f(rr.epsilon_of(np.tile([0.5, 1 / 3, 1 / 6], (3, 1)))),
-                      f(math.exp(rr.epsilon_of(rr.warner_matrix(0.8))))}
+                      f(math.exp(rr.epsilon_of(rr.warner_matrix(0.8)))),
+                      f(survey.estimates["ibu"][0]), f(survey.max_abs_errors["ibu"])}
     grr = rr.optimal_matrix(4, 1.0)
-    out["estimation"] = {f(grr[0, 1], 4), f"{100 * grr[0, 1]:.1f}%", f(grr[0, 0] - grr[0, 1], 4)}
+    out["estimation"] = {f(grr[0, 1], 4), f"{100 * grr[0, 1]:.2f}%", f(grr[0, 0] - grr[0, 1], 4)}
     worst = tc.worst_case_cluster([0.2] * 5, epsilon=2.0)
     income = adult()["income"].value_counts(normalize=True, sort=False).to_numpy()
     raised = tc.worst_case_cluster(income, epsilon=2.0, value=1)
     milder = tc.worst_case_cluster([0.2] * 5, epsilon=1.0)
     out["t-closeness"] = {f(tc.closeness_for_epsilon(2.0), 4), f(worst.distribution[0], 5),
                           f(worst.distribution[1], 6), f(income[1], 4), f(raised.distribution[1], 4),
-                          f(tc.closeness_for_epsilon(1.0), 4), f(milder.distribution[0], 4)}
+                          f(tc.closeness_for_epsilon(1.0), 4), f(milder.distribution[0], 4),
+                          f"{100 * raised.distribution[1]:.1f}%", f"{100 * income[0]:.1f}%", f"{100 * income[1]:.1f}%"}
     table = domingo_muralidhar_example()
     X, Y = table[["X1", "X2", "X3"]], table[["Y1", "Y2", "Y3"]]
     Z = pm.reverse_map_frame(X, Y, rng=0)
     rank_y = pm.ranks(Y["Y1"].to_numpy(), ties="first")[0]
+    from explorer.core.masking import mask
+    x = X.to_numpy(dtype=float)
+    y = mask(x, "additive_noise", 1.0, rng=pm.seed_streams(1)["mask"])        # the panel's masking (its preset)
+    moved = np.count_nonzero(pm.ranks(y[:, 0], ties="first") != pm.ranks(x[:, 0], ties="first"))  # no ties here
     out["reverse-mapping"] = {f(X.iloc[0, 0], 2), f(Y.iloc[0, 0], 2), f(Z.iloc[0, 0], 2),
                               f(pm.ranks(X["X1"].to_numpy(), ties="first")[0]), f(rank_y),
-                              *(f(pm.spearman(X[c], Y[c.replace("X", "Y")])) for c in X.columns)}
+                              *(f(pm.spearman(X[c], Y[c.replace("X", "Y")])) for c in X.columns),
+                              f(y[0, 0], 2), f(pm.ranks(y[:, 0], ties="first")[0]),
+                              f(np.sort(x[:, 0])[pm.ranks(y[:, 0], ties="first")[0] - 1], 2), f(moved),
+                              f(moved / len(x))}
     assert Z.iloc[0, 0] == np.sort(X["X1"].to_numpy())[rank_y - 1]          # Algorithm 1, by hand
     distances = pm.permutation_distances(X, Y, rng=0)
     linkage = pm.record_linkage(X, Y, rng=0)
     verification = pm.linkage_verification(X, Y, n_random="all", rng=0)
+    from explorer.core.datasets import load_builtin
+    xs = load_builtin("Synthetic normal (n=1000, m=3)").to_numpy(dtype=float)
+    ys = mask(xs, "additive_noise", 0.02, rng=pm.seed_streams(1)["mask"])     # the panel's masking (its preset)
+    # r = rank(y) - rank(x), ties never counting: the gap between the rank intervals of x_k and y_k
+    sx, sy = np.sort(xs[:, 0]), np.sort(ys[:, 0])
+    lo_x, hi_x = np.searchsorted(sx, xs[:, 0], "left") + 1, np.searchsorted(sx, xs[:, 0], "right")
+    lo_y, hi_y = np.searchsorted(sy, ys[:, 0], "left") + 1, np.searchsorted(sy, ys[:, 0], "right")
+    r = np.where(lo_y > hi_x, lo_y - hi_x, np.where(hi_y < lo_x, hi_y - lo_x, 0))
     out["intruder"] = {f(distances.distance[2]), f(distances.match_indices[distances.match_indptr[2]] + 1),
                        f(linkage.correct.sum()), f(len(table)), f"{100 * verification.typical_chance:.1f}%",
-                       f(verification.typical_distance)}
+                       f(verification.typical_distance), f"{pm.spearman(xs[:, 0], ys[:, 0]):.3f}",
+                       f(np.mean(r != 0)), f(np.abs(r).mean(), 2)}
     ruiz = ruiz_example()
     R = dom.displacement_matrix(ruiz[["X1", "X2", "X3"]], ruiz[["Y1", "Y2", "Y3"]])
     grid = dom.alpha_grid(-20, 211)
