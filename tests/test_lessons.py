@@ -287,3 +287,144 @@ def test_one_thin_notebook_per_lesson_with_outputs_cleared():
         assert code.strip().endswith(f'lesson_widget("{lesson.key}", heading=False)')
         assert code.startswith("from explorer.panels.lesson import lesson_widget")
         assert cells[1]["outputs"] == [] and cells[1]["execution_count"] is None
+
+
+# ---------------------------------------------------------------------------------- the live panels
+def _panel(key):
+    from explorer.panels.lesson import build_preset_panel
+
+    panel = build_preset_panel(L.lesson(key).preset)
+    wait = getattr(panel, "wait", None)
+    if callable(wait):
+        wait(300)
+    return panel
+
+
+def _labels(widget) -> set[str]:
+    """Every control name a student can see in a panel: descriptions, button labels and choices."""
+    import ipywidgets as widgets
+
+    found: set[str] = set()
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if not isinstance(w, widgets.Widget):
+            continue
+        if getattr(w, "description", ""):
+            found.add(str(w.description))
+        labels = getattr(w, "_options_labels", None)
+        if labels:
+            found.update(str(label) for label in labels)
+        stack.extend(getattr(w, "children", ()) or ())
+    return found
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.key)
+def test_every_control_a_lesson_names_exists_in_its_panel(lesson):
+    """A name in “quotes” in a lesson's panel text is a button, control or choice of that panel, by that name."""
+    named = re.findall(r"“([^”]+)”", lesson.preset.shows)
+    if not named:
+        pytest.skip("this lesson's panel text names no control")
+    labels = _labels(_panel(lesson.key).widget)
+    for name in named:
+        assert name in labels, f"{lesson.key}: “{name}” is not a control of its panel ({sorted(labels)[:40]})"
+    assert not re.search(r"\b(simulate|Run)\b", lesson.preset.shows)      # the button is "Compute"
+
+
+def test_lesson_1_the_posterior_quoted_and_the_row_rule_it_explains():
+    n = L.lesson_numbers()
+    panel = _panel("deniability")
+    assert den.posterior_matrix(panel.reading.matrix)[0, 0] == pytest.approx(n["e1_posterior"])
+    before = np.array(panel.reading.matrix)
+    panel.matrix_grid.cells[1][0].value = 0.3                  # one cell: the row sums to 1.2
+    assert panel.status.is_error and "sums to" in panel.status.message
+    np.testing.assert_allclose(panel.reading.matrix, before)  # the figures keep the last valid matrix
+    panel.normalise_rows.click()                               # as the lesson says: the row divided by its sum
+    assert not panel.status.is_error
+    np.testing.assert_allclose(panel.reading.matrix[1], [0.25, 0.75])
+
+
+def test_lesson_2_at_epsilon_0_the_estimate_is_far_from_the_truth():
+    n = L.lesson_numbers()
+    panel = _panel("epsilon")
+    assert panel.reading.epsilon == 0
+    sim = panel.simulation["result"]
+    np.testing.assert_allclose(sim.true, [0.6, 0.3, 0.1], atol=0.02)           # the preset's prior
+    assert np.isnan(sim.estimates["inversion"]).all()                          # singular: no inversion
+    assert sim.max_abs_errors["ibu"] == pytest.approx(n["secrecy_ibu_error"])  # the number the text quotes
+    assert sim.max_abs_errors["ibu"] > 0.2                                     # far from the truth
+    assert L._fmt(n["secrecy_ibu_error"]) in L.lesson("epsilon").preset.shows
+
+
+def test_lesson_3_the_inversion_goes_negative_below_the_quoted_share():
+    n = L.lesson_numbers()
+    panel = _panel("estimation")
+    assert panel.reading.matrix[0, 1] == pytest.approx(n["grr_other"])
+    sim = panel.simulation["result"]
+    assert sim.estimates["inversion"][3] < 0                                   # the rarest answer
+    assert all(np.all(sim.estimates[m] >= 0) for m in ("clip", "simplex", "ibu"))
+
+
+def test_lesson_4_the_worst_cluster_title_names_the_two_guesses_the_text_explains():
+    n = L.lesson_numbers()
+    panel = _panel("t-closeness")
+    assert panel.worst.distribution[1] == pytest.approx(n["income_raised"])
+    title = panel.worst_artists.guess.get_text()
+    shows = L.lesson("t-closeness").preset.shows
+    for share in (n["income_raised"], n["income_low_share"], n["income_share"]):
+        assert f"{100 * share:.1f}%" in title and f"{100 * share:.1f}%" in shows
+    assert ">50K, right" in title and "<=50K" in title
+    assert max(len(line) for line in title.splitlines()) <= 60                  # short lines: not cut at 1366 px
+
+
+@pytest.mark.parametrize("ties", ["random", "average"])
+def test_lesson_5_quotes_its_panel_and_rank_changes_do_not_depend_on_ties(ties):
+    n = L.lesson_numbers()
+    panel = _panel("reverse-mapping")
+    panel.ties.value = ties
+    panel.wait(120)
+    a = panel.analysis
+    assert (a.X[0, 0], a.Y[0, 0], a.Z[0, 0]) == pytest.approx((n["panel_x"], n["panel_y"], n["panel_z"]))
+    assert pm.ranks(a.Y[:, 0], ties="first")[0] == n["panel_rank_y"]
+    assert a.extent[0] == pytest.approx(n["panel_T"]) and np.count_nonzero(a.displacement[:, 0]) == n["panel_moved"]
+    np.testing.assert_array_equal(a.displacement, np.column_stack(
+        [pm.ranks(a.Y[:, j], ties="first") - pm.ranks(a.X[:, j], ties="first") for j in range(3)]))   # no ties here
+
+
+def test_lesson_6_quotes_its_panel_and_rho_1_gives_no_displacement_under_every_tie_policy():
+    n = L.lesson_numbers()
+    panel = _panel("intruder")
+    a = panel.analysis
+    assert a.spearman[0] == pytest.approx(n["intruder_rho"]) and a.extent[0] == pytest.approx(n["intruder_T"])
+    assert np.abs(a.displacement[:, 0]).mean() == pytest.approx(n["intruder_mean_r"])
+    assert "can trust his links" in panel.verdict.value
+    assert len(np.unique(a.X[:, 0])) < len(a.X)                                 # values rounded: ties
+    panel.method.value = "identity"                                             # rho = 1
+    for ties in ("random", "average"):
+        panel.ties.value = ties
+        panel.wait(120)
+        a = panel.analysis
+        assert a.ties == ties and np.all(a.spearman == 1.0)
+        assert np.all(a.displacement == 0) and a.extent.tolist() == [0.0, 0.0, 0.0]
+        assert "T = 0.00" in panel.describe("displacement") and "from 0 to 0" in panel.describe("displacement")
+
+
+def test_lesson_7_states_the_displacement_convention_on_its_figure():
+    panel = _panel("dominance")
+    assert panel.convention.value == "rank"
+    assert "r = rank(y) − rank(x)" in panel.risk_ax.get_title()
+
+
+def test_lesson_8_the_figure_shows_the_runs_when_compute_is_done():
+    panel = _panel("rr-clusters")
+    assert "No runs yet" in panel.describe("error-curves")
+    panel.run_button.click()
+    panel.wait(600)
+    assert panel.status.message.startswith("Done: 45 of 45 runs")
+    assert not panel.curve_artists.hint.get_visible()                           # no "no runs yet: press Compute"
+    drawn = [line for line in panel._table_lines if len(line.get_xdata())]
+    assert len(drawn) == 3 and all(np.isfinite(line.get_ydata()).all() for line in drawn)
+    text = panel.describe("error-curves")
+    assert "5 run(s) per cell" in text and "No runs" not in text
+    table = panel.table("error-curves")
+    assert (table["runs"] == 5).all() and np.isfinite(table["measured"]).all()
