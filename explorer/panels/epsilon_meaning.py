@@ -107,7 +107,7 @@ class EpsilonMeaningPanel(Panel):
             f"distribution. Sources: {escape(cite('rr-dp'))}; {escape(cite('multidim-rr'))}.</div>")
         self.widget = widgets.VBox([
             intro,
-            widgets.HBox([self.epsilon, self.attribute], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.epsilon.row, self.attribute], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.n_reports, self.use_records, self.export_png, self.export_pdf, self.download],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.lines, self.canvas, self.status.widget,

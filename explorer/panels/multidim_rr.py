@@ -244,7 +244,7 @@ class MultiDimRRPanel(Panel):
             "<b>RR-Adjustment</b> (Algorithm 2) reweights the randomized records to the estimated marginals.")
         controls = widgets.HBox([
             widgets.VBox([self.data_name, self.switch_button, self.attributes]),
-            widgets.VBox([self.mechanism, self.p, self.epsilon, self.t_v, self.t_d, self.dependence, self.proper]),
+            widgets.VBox([self.mechanism, self.p, self.epsilon.row, self.t_v, self.t_d, self.dependence, self.proper]),
         ], layout=widgets.Layout(flex_flow="row wrap"))
         run_row = widgets.HBox([self.experiment, self.runs, self.run_button, task.widget],
                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))

@@ -221,7 +221,7 @@ class TClosenessPanel(Panel):
             widgets.VBox([self.sensitive, self.binning, self.bins, self.edges]),
             widgets.VBox([self.method, widgets.HBox([self.k, self.cluster_button]), self.task.widget]),
         ], layout=box(flex_flow="row wrap"))
-        bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
+        bound_row = widgets.HBox([self.distance, self.epsilon.row, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
             intro, controls, bound_row, self.switch_button, self.status.widget, self.stale.widget, self.caption,
