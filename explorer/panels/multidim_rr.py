@@ -680,10 +680,10 @@ class MultiDimRRPanel(Panel):
         self._table_lines = []
         self.curve_artists.update([], {})                  # Figure 3's lines are not this experiment's
         measured = cells[cells["runs"] > 0]
-        for td in TABLE_TD:
+        for index, td in enumerate(TABLE_TD):                # one colour per T_d, the same on every update
             row = measured[measured["T_d"] == float(td)]
             (line,) = self.curve_ax.plot(row["T_v"].to_numpy(float), row["measured"].to_numpy(float), marker="o",
-                                         label=f"$T_d$ = {format_value(td)}")
+                                         color=f"C{index}", label=f"$T_d$ = {format_value(td)}")
             self._table_lines.append(line)
         self._table_shown = cells
         drawn = bool(len(measured))
