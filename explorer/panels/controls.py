@@ -7,15 +7,18 @@ state's check and follows the state.  :func:`state_view` makes any control such 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 import ipywidgets as widgets
+import traitlets
 
 from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.status import StatusLine
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, check_shared_epsilon, shorten
 
-__all__ = ["epsilon_slider", "epsilon_text", "parse_typed_epsilon", "state_view", "typed_epsilon"]
+__all__ = ["RangedFloatText", "RangedIntText", "epsilon_slider", "epsilon_text", "parse_typed_epsilon", "state_view",
+           "typed_epsilon"]
 
 #: The sliders' own readout clamps a typed value to the range without a word (the browser's slider does it
 #: before the kernel sees the value), so it is read-only; the typed Îµ box beside it says what it refuses.
@@ -173,3 +176,79 @@ def epsilon_slider(state: AppState, status: StatusLine, *, description: str = "Î
 
         slider._explorer_unlink = unlink
     return slider
+
+
+# --------------------------------------------------------------------------- number boxes that refuse in words
+class _Ranged:
+    """A number box whose range is checked in the kernel: a value outside ``[min, max]`` is refused in words.
+
+    ipywidgets' bounded boxes clamp a typed 120 to their maximum in the browser, without a word, before
+    the kernel sees it.  These boxes have no range in the browser; the kernel refuses a value out of range,
+    says so on the panel's status line ("k = 0 is outside the range 1 to 10,000,000: it stays 50.") and
+    the box goes back to its last valid value.  ``min`` and ``max`` are traits, so a panel can move them
+    and a configuration is checked against them like a bounded box's.
+    """
+
+    #: guarded like ipywidgets' own controls (:func:`explorer.panels.browser.guard_widgets`): a browser message
+    #: may set only the value, and a value out of range is refused in words there too
+    _explorer_guardable = True
+
+    def _init_ranged(self, status: StatusLine | None) -> None:
+        self._status = status
+
+    def _refuse(self, proposal: Any) -> Any:
+        value = proposal["value"]
+        if self.min <= value <= self.max:
+            return value
+        name = re.sub(r"<[^>]+>", "", str(self.description or "the value")).strip() or "the value"
+        if self._status is not None:
+            self._status.error(f"{name} = {_number(value)} is outside the range {_number(self.min)} to "
+                               f"{_number(self.max)}: it stays {_number(self.value)}.")
+        return self.value
+
+
+def _number(value: float) -> str:
+    value = float(value)
+    return f"{int(value):,}" if value.is_integer() else f"{value:,g}"
+
+
+class RangedIntText(_Ranged, widgets.IntText):
+    """An integer box with a range the kernel checks (:class:`_Ranged`), in place of ``BoundedIntText``.
+
+    >>> status = StatusLine()
+    >>> box = RangedIntText(status=status, value=50, min=1, max=100, description="k")
+    >>> box.value = 1000; box.value, status.message
+    (50, 'k = 1,000 is outside the range 1 to 100: it stays 50.')
+    """
+
+    min = traitlets.Int(0)
+    max = traitlets.Int(100)
+
+    def __init__(self, *, status: StatusLine | None = None, **kwargs: Any) -> None:
+        self._init_ranged(status)
+        bounds = {key: kwargs.pop(key) for key in ("min", "max") if key in kwargs}
+        super().__init__(**bounds)
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    @traitlets.validate("value")
+    def _valid_value(self, proposal: Any) -> Any:
+        return self._refuse(proposal)
+
+
+class RangedFloatText(_Ranged, widgets.FloatText):
+    """A decimal box with a range the kernel checks (:class:`_Ranged`), in place of ``BoundedFloatText``."""
+
+    min = traitlets.Float(0.0)
+    max = traitlets.Float(100.0)
+
+    def __init__(self, *, status: StatusLine | None = None, **kwargs: Any) -> None:
+        self._init_ranged(status)
+        bounds = {key: kwargs.pop(key) for key in ("min", "max") if key in kwargs}
+        super().__init__(**bounds)
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    @traitlets.validate("value")
+    def _valid_value(self, proposal: Any) -> Any:
+        return self._refuse(proposal)

@@ -18,7 +18,7 @@ from explorer._validation import check_int
 from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon
 from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.base import Panel, on_change
-from explorer.panels.controls import epsilon_slider
+from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import download_link
 from explorer.panels.figures import make_figure
 from explorer.panels.snippets import dataset_load_code
@@ -68,7 +68,7 @@ class EpsilonMeaningPanel(Panel):
         self.epsilon.continuous_update = True
         self.attribute = self.control("attribute", widgets.Dropdown(
             options=[EXAMPLE3], value=EXAMPLE3, description="Attribute", layout=widgets.Layout(width="380px")))
-        self.n_reports = self.control("n", widgets.BoundedIntText(
+        self.n_reports = self.control("n", RangedIntText(status=self.status,
             value=n or 1000, min=10, max=1_000_000, description="n reports", layout=widgets.Layout(width="200px")))
         self.use_records = self.control("use_records", widgets.Checkbox(
             value=n is None, description="n = the data set's records", indent=False,

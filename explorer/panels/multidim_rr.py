@@ -62,7 +62,7 @@ from explorer.core.mdrr.protocols import CategoricalData, ClusterPlan, cluster_p
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
 from explorer.panels.base import Panel, on_change
-from explorer.panels.controls import epsilon_slider
+from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
 from explorer.panels.snippets import dataset_load_code
@@ -168,7 +168,7 @@ class MultiDimRRPanel(Panel):
         self.epsilon = self.control("epsilon", epsilon_slider(
             self.state, self.status, description="ε per attribute", style=style, layout=_layout("330px")),
             state="epsilon")
-        self.t_v = self.control("t_v", widgets.BoundedIntText(
+        self.t_v = self.control("t_v", RangedIntText(status=self.status,
             value=100, min=1, max=10_000_000, description="T<sub>v</sub>", description_allow_html=True,
             tooltip="max combinations in a cluster", style=style, layout=_layout("230px")))
         self.t_d = self.control("t_d", widgets.FloatSlider(
@@ -179,7 +179,7 @@ class MultiDimRRPanel(Panel):
             options=DEPENDENCE_OPTIONS, value="true", description="Dependence", style=style, layout=_layout("330px")))
         self.proper = self.control("proper", widgets.Dropdown(
             options=PROPER_OPTIONS, value="clip", description="Proper distr.", style=style, layout=_layout("330px")))
-        self.runs = self.control("runs", widgets.BoundedIntText(
+        self.runs = self.control("runs", RangedIntText(status=self.status,
             value=20, min=1, max=1000, description="Runs", style=style, layout=_layout("200px")))
         self.experiment = self.control("experiment", widgets.ToggleButtons(
             options=EXPERIMENT_OPTIONS, value="figure3", style={"button_width": "170px"}))

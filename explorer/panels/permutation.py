@@ -46,6 +46,7 @@ from explorer.core.permutation import (
 from explorer.errors import CancelledError, ConfigurationError, DatasetError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
 from explorer.panels.base import Panel, on_change
+from explorer.panels.controls import RangedFloatText, RangedIntText
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
 from explorer.panels.snippets import dataset_load_code
@@ -135,7 +136,7 @@ class PermutationPanel(Panel):
                                             layout=box(width="auto", display="none"))
         self.data_name = widgets.HTML()
         # The controls, in the order a configuration sets them (config() and apply_config() follow from these).
-        self.max_records = self.control("max_records", widgets.BoundedIntText(
+        self.max_records = self.control("max_records", RangedIntText(status=self.status,
             value=5000, min=2, max=MAX_RECORDS, description="records ≤", layout=box(width="190px")))
         self.columns = self.control("columns", widgets.SelectMultiple(
             options=[], rows=4, description="Attributes", layout=box(width="300px")))
@@ -144,17 +145,17 @@ class PermutationPanel(Panel):
         self.parameter = self.control("parameter", widgets.FloatSlider(
             value=0.25, min=0, max=3, step=0.01, description="parameter", continuous_update=False,
             readout_format=".2f", layout=box(width="380px")))
-        self.seed = self.control("seed", widgets.BoundedIntText(value=1, min=0, max=2 ** 31 - 1, description="seed",
+        self.seed = self.control("seed", RangedIntText(status=self.status, value=1, min=0, max=2 ** 31 - 1, description="seed",
                                                                 layout=box(width="170px")))
         self.ties = self.control("ties", widgets.Dropdown(options=TIE_OPTIONS, value="random", description="ties",
                                                           layout=box(width="320px")))
-        self.n_random = self.control("n_random", widgets.BoundedIntText(
+        self.n_random = self.control("n_random", RangedIntText(status=self.status,
             value=0, min=0, max=MAX_RANDOM, description="random rec.", layout=box(width="200px")))
         self.attribute = self.control("attribute", widgets.Dropdown(options=[], description="Attribute",
                                                                     layout=box(width="260px")))
-        self.record = self.control("record", widgets.BoundedIntText(value=1, min=1, max=1, description="Record #",
+        self.record = self.control("record", RangedIntText(status=self.status, value=1, min=1, max=1, description="Record #",
                                                                     layout=box(width="180px")))
-        self.d = self.control("d", widgets.BoundedFloatText(value=1, min=0, max=1e9, step=1, description="d",
+        self.d = self.control("d", RangedFloatText(status=self.status, value=1, min=0, max=1e9, step=1, description="d",
                                                             layout=box(width="150px")))
         self.v = self.control("v", widgets.Text(value="", description="v", placeholder="one number per attribute",
                                                 layout=box(width="320px")))
