@@ -304,8 +304,8 @@ class LessonsPage(_Delegating):
                                            layout=widgets.Layout(width="auto"))
         self.next_end = widgets.Button(description="Next lesson", icon="arrow-right", button_style="primary",
                                        layout=widgets.Layout(width="auto"))
-        self.previous_end.on_click(lambda _: self._step(-1))
-        self.next_end.on_click(lambda _: self._step(+1))
+        self.previous_end.on_click(lambda _: self._step(-1, to_top=True))
+        self.next_end.on_click(lambda _: self._step(+1, to_top=True))
         self.previous_end.add_class("explorer-lessons-previous-end")
         self.next_end.add_class("explorer-lessons-next-end")
         self.end_nav = widgets.HBox([self.previous_end, self.next_end],
@@ -357,11 +357,13 @@ class LessonsPage(_Delegating):
             "<details open class='explorer-lessons-teacher'><summary><b>Teacher mode</b>: the check questions and "
             f"their answers</summary>{_answers_html(self.lessons)}</details>" if self.teacher_mode.value else "")
 
-    def _step(self, step: int) -> None:
+    def _step(self, step: int, to_top: bool = False) -> None:
         keys = [item.key for item in self.lessons]
         index = keys.index(self.selector.value) + step
         if 0 <= index < len(keys):
             self.selector.value = keys[index]
+            if to_top:           # from the end of a lesson: the keyboard focus (and the view) go to the top
+                self.selector.focus()
 
     @on_change
     def _on_lesson(self, change: Any) -> None:

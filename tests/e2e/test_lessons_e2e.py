@@ -82,6 +82,8 @@ def test_next_at_the_end_of_a_lesson_by_keyboard_and_no_answers_for_students(bro
         end.focus()
         page.keyboard.press("Enter")
         expect(page.locator(f".explorer-lesson-{items[1].key}")).to_be_visible(timeout=120_000)
+        # the focus, and so the view, goes back to the top of the page: the new lesson is read from its start
+        expect(page.locator(".explorer-lessons select").first).to_be_focused(timeout=30_000)
         expect(page.locator(".explorer-lessons-previous-end")).to_contain_text(f"Previous: 1. {items[0].title}")
         save_screenshot(page, tmp_path, "lesson_2_after_next")
     finally:
