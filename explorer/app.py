@@ -76,6 +76,8 @@ class ExplorerApp:
     def __init__(self, state: AppState | None = None, *, dataset: str = "UCI Adult",
                  tabs: list[tuple[str, str, str]] | None = None):
         self.state = state if state is not None else AppState()
+        #: ``?teacher=1`` in the page address: the Lessons page opens with the teachers' answers
+        self.teacher_mode = False
         self._loading = False
         self.status = StatusLine()
         self.panels: dict[str, Any] = {"Data": DataPanel(self.state, dataset=dataset)}
@@ -139,6 +141,9 @@ class ExplorerApp:
                 raise ConfigurationError(f"tab must be one of {self._titles[:-1]}, got {shorten(title)}")
             panel = self._factories[title](state=self.state)
             self.panels[title] = panel
+            teacher = getattr(panel, "set_teacher_mode", None)     # the Lessons page: ?teacher=1
+            if callable(teacher) and self.teacher_mode:
+                teacher(True)
             params = self.state.tab_params.get(title)
             if params and hasattr(panel, "apply_config"):
                 self._apply_tab(title, panel, params)
@@ -290,6 +295,23 @@ def show(panel: Any) -> widgets.VBox:
     return widgets.VBox([widget, figure_sizer()])
 
 
+#: values of ``teacher=`` in the page address that turn the teacher mode on
+TEACHER_FLAGS = ("1", "true", "yes", "on")
+
+
+def teacher_mode_requested(query_string: str | None) -> bool:
+    """Whether a page address asks for the teacher mode: ``?teacher=1`` (or ``true``, ``yes``, ``on``).
+
+    The Lessons page then opens with the check questions' answers; without it (a student's page) they
+    are not on the page at all.
+
+    >>> teacher_mode_requested("teacher=1"), teacher_mode_requested("config=abc&teacher=yes"), teacher_mode_requested("")
+    (True, True, False)
+    """
+    values = urllib.parse.parse_qs(str(query_string or "").lstrip("?")).get("teacher", [])
+    return any(value.strip().lower() in TEACHER_FLAGS for value in values)
+
+
 def build_app(state: AppState | None = None, *, query_string: str | None = None, **kwargs: Any) -> ExplorerApp:
     """Build the whole explorer.  Display ``build_app().widget`` in a notebook or Voilà.
 
@@ -305,6 +327,7 @@ def build_app(state: AppState | None = None, *, query_string: str | None = None,
     """
     app = ExplorerApp(state, **kwargs)
     query = os.environ.get("QUERY_STRING", "") if query_string is None else query_string
+    app.teacher_mode = teacher_mode_requested(query)
     if query:
         try:
             app.load_query_string(query)

@@ -35,6 +35,19 @@ __all__ = [
 ]
 
 
+# ====================================================================== the presets' inputs
+#: Lesson 2's survey at epsilon 0: a prior far from uniform, so that an estimate that cannot learn from
+#: the reports (it stays at its uniform start) is visibly far from the truth.
+SECRECY_SURVEY = {"prior": (60, 30, 10), "n_samples": 10_000, "seed": 0}
+#: The permutation tab's seed and record limit in lessons 5 and 6 (the tab's defaults, set by the presets).
+PERMUTATION_SEED = 1
+PERMUTATION_MAX_RECORDS = 5000
+#: Lesson 5's and lesson 6's noise, as a fraction of each attribute's standard deviation.
+REVERSE_MAPPING_NOISE = 1.0
+INTRUDER_NOISE = 0.02
+INTRUDER_DATASET = "Synthetic normal (n=1000, m=3)"
+
+
 # ====================================================================== the data
 @dataclass(frozen=True)
 class Check:
@@ -206,6 +219,13 @@ def lesson_numbers() -> dict[str, float]:
     n["warner08_epsilon"] = rr.epsilon_of(rr.warner_matrix(0.8))
     n["warner08_ratio"] = 0.8 / 0.2
     n["secrecy_epsilon"] = rr.epsilon_of(_preset_matrices()["secrecy"])
+    # the lesson's survey at epsilon 0 (its preset: prior 60/30/10, the panel's sample size and seed)
+    from explorer.core.rr.simulation import simulate_estimation
+    survey = simulate_estimation(_preset_matrices()["secrecy"], SECRECY_SURVEY["n_samples"],
+                                 prior=np.array(SECRECY_SURVEY["prior"]) / sum(SECRECY_SURVEY["prior"]),
+                                 rng=SECRECY_SURVEY["seed"])
+    n["secrecy_ibu_error"] = float(survey.max_abs_errors["ibu"])
+    n["secrecy_ibu_share"] = float(survey.estimates["ibu"][0])
     # Lesson 3: estimation with the optimal design, r = 4, epsilon = 1
     grr = rr.optimal_matrix(4, 1.0)
     n["grr_keep"], n["grr_other"] = float(grr[0, 0]), float(grr[0, 1])
@@ -218,6 +238,7 @@ def lesson_numbers() -> dict[str, float]:
     income = adult()["income"].value_counts(normalize=True, sort=False).to_numpy()
     raised = tc.worst_case_cluster(income, epsilon=2.0, value=1)
     n["income_share"], n["income_raised"] = float(income[1]), float(raised.distribution[1])
+    n["income_low_share"] = float(income[0])              # "<=50K": the best guess without the cluster
     # Lesson 5: reverse mapping on Domingo-Ferrer and Muralidhar's running example
     table = domingo_muralidhar_example()
     X, Y = table[["X1", "X2", "X3"]], table[["Y1", "Y2", "Y3"]]
@@ -228,6 +249,16 @@ def lesson_numbers() -> dict[str, float]:
     for j in (1, 2, 3):
         n[f"rm_rho{j}"] = pm.spearman(X[f"X{j}"], Y[f"Y{j}"])
     n["n_records_dm"] = float(len(table))
+    # the lesson's panel: the same example masked with noise as large as each attribute's spread (its preset)
+    from explorer.core.masking import mask
+    x = X.to_numpy(dtype=float)
+    y = mask(x, "additive_noise", REVERSE_MAPPING_NOISE, rng=pm.seed_streams(PERMUTATION_SEED)["mask"])
+    z = pm.reverse_map_frame(x, y, rng=0)
+    n["panel_x"], n["panel_y"], n["panel_z"] = float(x[0, 0]), float(y[0, 0]), float(z[0, 0])
+    n["panel_rank_x"] = float(pm.ranks(x[:, 0], ties="first")[0])
+    n["panel_rank_y"] = float(pm.ranks(y[:, 0], ties="first")[0])
+    shift = pm.rank_shift(x[:, 0], y[:, 0])
+    n["panel_moved"], n["panel_T"] = float(np.count_nonzero(shift)), float(np.count_nonzero(shift) / len(shift))
     # Lesson 6: permutation distance of record 3 (Table 3), the intruder's linkage (Section 5.1)
     distances = pm.permutation_distances(X, Y, rng=0)
     n["pd_record3"] = float(distances.distance[2])
@@ -237,6 +268,16 @@ def lesson_numbers() -> dict[str, float]:
     verification = pm.linkage_verification(X, Y, n_random="all", rng=0)
     n["link_typical_distance"] = float(verification.typical_distance)
     n["link_chance"] = verification.typical_chance
+    # the lesson's panel: 1,000 synthetic records, noise of 2% of each attribute's spread (its preset)
+    from explorer.core.datasets import load_builtin
+    found = pm.numeric_attributes(load_builtin(INTRUDER_DATASET), max_records=PERMUTATION_MAX_RECORDS,
+                                  rng=pm.seed_streams(PERMUTATION_SEED)["data"])
+    xs = found.X.to_numpy(dtype=float)
+    ys = mask(xs, "additive_noise", INTRUDER_NOISE, rng=pm.seed_streams(PERMUTATION_SEED)["mask"])
+    shift = pm.rank_shift(xs[:, 0], ys[:, 0])
+    n["intruder_rho"] = pm.spearman(xs[:, 0], ys[:, 0])
+    n["intruder_T"] = float(np.count_nonzero(shift) / len(shift))
+    n["intruder_mean_r"] = float(np.abs(shift).mean())
     # Lesson 7: Ruiz's running example, D_j(0.5)
     ruiz = ruiz_example()
     R = dom.displacement_matrix(ruiz[["X1", "X2", "X3"]], ruiz[["Y1", "Y2", "Y3"]])
@@ -271,6 +312,7 @@ def lessons() -> tuple[Lesson, ...]:
     n_matrices = _preset_matrices()
     f = _fmt
     pct = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+    pct2 = lambda x: f"{100 * x:.2f}%"  # noqa: E731
 
     deniability = Lesson(
         key="deniability",
@@ -303,7 +345,10 @@ def lessons() -> tuple[Lesson, ...]:
             panel="randomized_response",
             shows=("Example 1 as a custom matrix at ε = 2 (the tab's Example 1 preset): the posterior heatmap "
                    "(row 1 after report 1), the deniability bars H(X | Y = v) against H(X), and the curve of "
-                   "deniability against ε. Change a cell of the matrix and watch the posterior follow."),
+                   "deniability against ε. Change a cell of the matrix and watch the posterior follow: a row (the reports "
+                   "of one true answer) must still sum to 1, so change the other cell of that row by the opposite "
+                   "amount, or press “normalise rows” to divide the row by its sum; until then the row's sum is "
+                   "marked in red and the figures keep the last valid matrix."),
             controls=(("n_categories", 2), ("epsilon", 2.0)),
             calls=(("set_custom_matrix", (n_matrices["example1"],)),)),
     )
@@ -332,13 +377,19 @@ def lessons() -> tuple[Lesson, ...]:
         paper="rr-dp", section="Eq. (6) and Section II-A",
         preset=Preset(
             panel="randomized_response",
-            shows=(f"The perfect-secrecy preset with three answers: every row is the same, ε = "
-                   f"{f(n['secrecy_epsilon'])}, the posterior heatmap repeats the prior and every deniability bar "
-                   "reaches H(X). Press “simulate”: inversion is impossible (singular matrix). Then set Design to "
-                   "“optimal for ε” and move ε away from 0 to see deniability fall."),
+            shows=(f"The perfect-secrecy preset with three answers whose true shares are 60, 30 and 10%: every "
+                   f"row is the same, ε = {f(n['secrecy_epsilon'])}, the posterior heatmap repeats the prior and "
+                   "every deniability bar reaches H(X). The survey is already computed (press “Compute” to draw it "
+                   "again): inversion is impossible (singular matrix), and the iterative Bayesian update, the only "
+                   f"estimator left, stays at its uniform start ({f(n['secrecy_ibu_share'])} for each answer), off "
+                   f"by up to {f(n['secrecy_ibu_error'])} from the truth. Then set Design to “optimal for ε” and "
+                   "move ε away from 0 to see deniability fall."),
             kwargs=(("n_categories", 3),),
-            controls=(("epsilon", 0.0),),
-            calls=(("set_custom_matrix", (n_matrices["secrecy"],)),)),
+            controls=(("prior_source", "typed"),
+                      ("prior_weights", ", ".join(str(w) for w in SECRECY_SURVEY["prior"])),
+                      ("n_samples", SECRECY_SURVEY["n_samples"]), ("seed", SECRECY_SURVEY["seed"]),
+                      ("epsilon", 0.0)),
+            calls=(("set_custom_matrix", (n_matrices["secrecy"],)), ("run_simulation", ()))),
     )
 
     estimation = Lesson(
@@ -349,7 +400,7 @@ def lessons() -> tuple[Lesson, ...]:
         question=("The true share of a rare answer is 2%. Can a survey that randomizes its answers estimate that "
                   "share as below zero?"),
         takeaway=(f"With ε = 1 and four answers, the optimal design reports each wrong answer with probability "
-                  f"{f(n['grr_other'], 4)}, so whenever fewer than {pct(n['grr_other'])} of the reports say v, "
+                  f"{f(n['grr_other'], 4)}, so whenever fewer than {pct2(n['grr_other'])} of the reports say v, "
                   "inverting the matrix gives v a negative share. The inversion is unbiased but not a distribution; "
                   "clipping, projection or the iterative Bayesian update return a proper one at the price of a "
                   "small bias."),
@@ -405,7 +456,10 @@ def lessons() -> tuple[Lesson, ...]:
                    f"sex), the sensitive attribute income and ε = 2: some clusters are within t = e of the data "
                    f"set, the red ones are not. The Example 3 view shows the worst cluster ε = 2 admits: the share "
                    f"of “>50K” rises from {f(n['income_share'], 4)} to {f(n['income_raised'], 4)}, so knowing the "
-                   f"cluster makes a high income the intruder's best guess."),
+                   f"cluster makes a high income the intruder's best guess. Its title reads "
+                   f"{pct(n['income_raised'])} against {pct(n['income_low_share'])} without the cluster: those "
+                   f"are two different guesses, “>50K” in the cluster and “<=50K” in the whole data set, where "
+                   f"“>50K” was right only {pct(n['income_share'])} of the time."),
             dataset="UCI Adult",
             controls=(("sensitive", "income"), ("distance", "ratio"), ("epsilon", 2.0), ("worst_value", 1))),
     )
@@ -418,9 +472,9 @@ def lessons() -> tuple[Lesson, ...]:
         question=("Noise was added to every value. After the masking, are the published values new values, or the "
                   "old ones in a new order?"),
         takeaway=(f"Reverse mapping gives each masked value y the original value of the same rank: in the "
-                  f"running example record 1's x = {f(n['rm_x'], 2)} has rank {f(n['rm_rank_x'])}, its masked "
-                  f"{f(n['rm_y'], 2)} has rank {f(n['rm_rank_y'])}, so z = the X value of rank "
-                  f"{f(n['rm_rank_y'])} = {f(n['rm_z'], 2)}. Whatever the method, Y is a permutation Z of X plus a "
+                  f"panel record 1's x = {f(n['panel_x'], 2)} has rank {f(n['panel_rank_x'])}, its masked "
+                  f"y = {f(n['panel_y'], 2)} has rank {f(n['panel_rank_y'])}, so z = the X value of rank "
+                  f"{f(n['panel_rank_y'])} = {f(n['panel_z'], 2)}. Whatever the method, Y is a permutation Z of X plus a "
                   "residual noise Y − Z that changes no rank, so protection against linkage comes from the "
                   "permutation alone."),
         check=Check(
@@ -434,17 +488,23 @@ def lessons() -> tuple[Lesson, ...]:
                    "Z equals X only if the masking changed no rank; small noise can still swap close values.",
                    "Z is not an average: each z is an original value, taken at the rank of y.",
                    "Algorithm 1 needs only X and Y: the ranks of Y and the sorted values of X."),
-            explanation=(f"Each z is the value of X whose rank is the rank of its y. In the running example the rank "
+            explanation=(f"Each z is the value of X whose rank is the rank of its y. In the running example, with "
+                         f"the paper's printed masking (its Table 1), record 1's x = {f(n['rm_x'], 2)} has rank "
+                         f"{f(n['rm_rank_x'])}, its y = {f(n['rm_y'], 2)} rank {f(n['rm_rank_y'])}, so z = "
+                         f"{f(n['rm_z'], 2)}; the rank "
                          f"correlations between X and Y (the permutation) are {f(n['rm_rho1'])}, "
                          f"{f(n['rm_rho2'])} and {f(n['rm_rho3'])}.")),
         paper="new-directions", section="Section 2, Algorithm 1",
         preset=Preset(
             panel="permutation",
-            shows=("The 20-record running example masked with much stronger additive noise (standard deviation "
-                   "equal to each attribute's): in the values plot Y is far from X, yet Z sits on X's own values; "
-                   "the rank-displacement plot shows how far each record was moved."),
+            shows=("The 20-record running example masked with much stronger additive noise than the paper's "
+                   "(standard deviation equal to each attribute's): in the values plot Y is far from X, yet Z sits "
+                   "on X's own values; the rank-displacement plot shows r = rank(y) − rank(x), how many ranks each "
+                   f"record moved: {f(n['panel_moved'])} of {f(n['n_records_dm'])} records of X1 moved "
+                   f"(T = {f(n['panel_T'])})."),
             dataset="Domingo-Ferrer and Muralidhar (2016) example",
-            controls=(("method", "additive_noise"), ("parameter", 1.0), ("seed", 1))),
+            controls=(("max_records", PERMUTATION_MAX_RECORDS), ("method", "additive_noise"),
+                      ("parameter", REVERSE_MAPPING_NOISE), ("seed", PERMUTATION_SEED))),
     )
 
     intruder = Lesson(
@@ -455,7 +515,7 @@ def lessons() -> tuple[Lesson, ...]:
         question=("An intruder who knows both the original and the masked data links every record. When should he "
                   "trust his links, and when could they be chance?"),
         takeaway=(f"A subject's permutation distance is the largest rank deviation to the closest masked record: "
-                  f"record 3 of the running example is at distance {f(n['pd_record3'])}, from record "
+                  f"record 3 of the running example (the paper's printed masking) is at distance {f(n['pd_record3'])}, from record "
                   f"{f(n['pd_closest3'])}. The maximum-knowledge intruder links "
                   f"{f(n['link_correct'])} of {f(n['n_records_dm'])} records correctly there, but "
                   f"{pct(n['link_chance'])} of random records match as closely as a typical original (distance "
@@ -482,10 +542,13 @@ def lessons() -> tuple[Lesson, ...]:
             panel="permutation",
             shows=("1,000 synthetic records masked with very little additive noise (2% of each attribute's "
                    "standard deviation): the distance histogram of original records sits far left of the random "
-                   "records', and the verdict says the intruder can trust his links. Raise the parameter to 1 and "
-                   "watch the linkage become deniable."),
-            dataset="Synthetic normal (n=1000, m=3)",
-            controls=(("method", "additive_noise"), ("parameter", 0.02))),
+                   "records', and the verdict says the intruder can trust his links. Spearman's rho of X1 is "
+                   f"{n['intruder_rho']:.3f} to three decimals, yet T = {f(n['intruder_T'])}: such noise still moves "
+                   f"most records, by {f(n['intruder_mean_r'], 2)} ranks on average (r = rank(y) − rank(x)), too "
+                   "few to hide them. Raise the parameter to 1 and watch the linkage become deniable."),
+            dataset=INTRUDER_DATASET,
+            controls=(("max_records", PERMUTATION_MAX_RECORDS), ("method", "additive_noise"),
+                      ("parameter", INTRUDER_NOISE), ("seed", PERMUTATION_SEED))),
     )
 
     dominance = Lesson(
@@ -560,8 +623,8 @@ def lessons() -> tuple[Lesson, ...]:
             panel="multidim_rr",
             shows=("Adult's eight attributes with keep probability p = 0.7: the dependence heatmap, the clusters "
                    "Algorithm 1 forms (at most 100 combinations, dependence at least 0.2) with each cluster's "
-                   "best-case error beside RR-Joint's. Press Run (5 runs, a few seconds) to fill in Table 1's grid "
-                   "for this p."),
+                   "best-case error beside RR-Joint's. Press “Compute” (5 runs, a few seconds) to fill in Table 1's "
+                   "grid for this p: the figure then draws it, RR-Clusters' median error for each cluster limit."),
             controls=(("p", 0.7), ("experiment", "table"), ("runs", 5)), dataset="UCI Adult"),
     )
 

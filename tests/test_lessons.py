@@ -119,7 +119,7 @@ def test_check_rejects_inconsistent_definitions():
 # Inputs a lesson states (parameters, labels, counts of answers), allowed besides the core's results.
 INPUTS = {
     "deniability": {"1", "2", "20%", "0.2", "0.75", "0.25", "0.8"},
-    "epsilon": {"0.75", "3", "0.8", "0.2", "2"},
+    "epsilon": {"0.75", "3", "0.8", "0.2", "2", "60", "30", "10%"},
     "estimation": {"2%", "1", "60", "30", "8", "300", "0"},
     "t-closeness": {"2", "0.2", "50", "1", "5", "0.5"},
     "reverse-mapping": {"1", "20"},
@@ -142,32 +142,52 @@ def _core_results() -> dict[str, set[str]]:
                           f(den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0]),
                           f(den.deniability_entropies(rr.warner_matrix(0.75), [0.2, 0.8])[0])}
     assert den.posterior_matrix(rr.warner_matrix(0.75), [0.2, 0.8])[0, 0] == pytest.approx(0.15 / 0.35)
+    from explorer.core.rr.simulation import simulate_estimation
+    survey = simulate_estimation(np.tile([0.5, 1 / 3, 1 / 6], (3, 1)), 10_000, prior=[0.6, 0.3, 0.1], rng=0)
     out["epsilon"] = {f(rr.epsilon_of(rr.warner_matrix(0.75)), 4), f(rr.epsilon_of(rr.warner_matrix(0.8)), 4),
                       f(rr.epsilon_of(np.tile([0.5, 1 / 3, 1 / 6], (3, 1)))),
-                      f(math.exp(rr.epsilon_of(rr.warner_matrix(0.8))))}
+                      f(math.exp(rr.epsilon_of(rr.warner_matrix(0.8)))),
+                      f(survey.estimates["ibu"][0]), f(survey.max_abs_errors["ibu"])}
     grr = rr.optimal_matrix(4, 1.0)
-    out["estimation"] = {f(grr[0, 1], 4), f"{100 * grr[0, 1]:.1f}%", f(grr[0, 0] - grr[0, 1], 4)}
+    out["estimation"] = {f(grr[0, 1], 4), f"{100 * grr[0, 1]:.2f}%", f(grr[0, 0] - grr[0, 1], 4)}
     worst = tc.worst_case_cluster([0.2] * 5, epsilon=2.0)
     income = adult()["income"].value_counts(normalize=True, sort=False).to_numpy()
     raised = tc.worst_case_cluster(income, epsilon=2.0, value=1)
     milder = tc.worst_case_cluster([0.2] * 5, epsilon=1.0)
     out["t-closeness"] = {f(tc.closeness_for_epsilon(2.0), 4), f(worst.distribution[0], 5),
                           f(worst.distribution[1], 6), f(income[1], 4), f(raised.distribution[1], 4),
-                          f(tc.closeness_for_epsilon(1.0), 4), f(milder.distribution[0], 4)}
+                          f(tc.closeness_for_epsilon(1.0), 4), f(milder.distribution[0], 4),
+                          f"{100 * raised.distribution[1]:.1f}%", f"{100 * income[0]:.1f}%", f"{100 * income[1]:.1f}%"}
     table = domingo_muralidhar_example()
     X, Y = table[["X1", "X2", "X3"]], table[["Y1", "Y2", "Y3"]]
     Z = pm.reverse_map_frame(X, Y, rng=0)
     rank_y = pm.ranks(Y["Y1"].to_numpy(), ties="first")[0]
+    from explorer.core.masking import mask
+    x = X.to_numpy(dtype=float)
+    y = mask(x, "additive_noise", 1.0, rng=pm.seed_streams(1)["mask"])        # the panel's masking (its preset)
+    moved = np.count_nonzero(pm.ranks(y[:, 0], ties="first") != pm.ranks(x[:, 0], ties="first"))  # no ties here
     out["reverse-mapping"] = {f(X.iloc[0, 0], 2), f(Y.iloc[0, 0], 2), f(Z.iloc[0, 0], 2),
                               f(pm.ranks(X["X1"].to_numpy(), ties="first")[0]), f(rank_y),
-                              *(f(pm.spearman(X[c], Y[c.replace("X", "Y")])) for c in X.columns)}
+                              *(f(pm.spearman(X[c], Y[c.replace("X", "Y")])) for c in X.columns),
+                              f(y[0, 0], 2), f(pm.ranks(y[:, 0], ties="first")[0]),
+                              f(np.sort(x[:, 0])[pm.ranks(y[:, 0], ties="first")[0] - 1], 2), f(moved),
+                              f(moved / len(x))}
     assert Z.iloc[0, 0] == np.sort(X["X1"].to_numpy())[rank_y - 1]          # Algorithm 1, by hand
     distances = pm.permutation_distances(X, Y, rng=0)
     linkage = pm.record_linkage(X, Y, rng=0)
     verification = pm.linkage_verification(X, Y, n_random="all", rng=0)
+    from explorer.core.datasets import load_builtin
+    xs = load_builtin("Synthetic normal (n=1000, m=3)").to_numpy(dtype=float)
+    ys = mask(xs, "additive_noise", 0.02, rng=pm.seed_streams(1)["mask"])     # the panel's masking (its preset)
+    # r = rank(y) - rank(x), ties never counting: the gap between the rank intervals of x_k and y_k
+    sx, sy = np.sort(xs[:, 0]), np.sort(ys[:, 0])
+    lo_x, hi_x = np.searchsorted(sx, xs[:, 0], "left") + 1, np.searchsorted(sx, xs[:, 0], "right")
+    lo_y, hi_y = np.searchsorted(sy, ys[:, 0], "left") + 1, np.searchsorted(sy, ys[:, 0], "right")
+    r = np.where(lo_y > hi_x, lo_y - hi_x, np.where(hi_y < lo_x, hi_y - lo_x, 0))
     out["intruder"] = {f(distances.distance[2]), f(distances.match_indices[distances.match_indptr[2]] + 1),
                        f(linkage.correct.sum()), f(len(table)), f"{100 * verification.typical_chance:.1f}%",
-                       f(verification.typical_distance)}
+                       f(verification.typical_distance), f"{pm.spearman(xs[:, 0], ys[:, 0]):.3f}",
+                       f(np.mean(r != 0)), f(np.abs(r).mean(), 2)}
     ruiz = ruiz_example()
     R = dom.displacement_matrix(ruiz[["X1", "X2", "X3"]], ruiz[["Y1", "Y2", "Y3"]])
     grid = dom.alpha_grid(-20, 211)
@@ -278,3 +298,144 @@ def test_one_thin_notebook_per_lesson_with_outputs_cleared():
         assert code.strip().endswith(f'lesson_widget("{lesson.key}", heading=False)')
         assert code.startswith("from explorer.panels.lesson import lesson_widget")
         assert cells[1]["outputs"] == [] and cells[1]["execution_count"] is None
+
+
+# ---------------------------------------------------------------------------------- the live panels
+def _panel(key):
+    from explorer.panels.lesson import build_preset_panel
+
+    panel = build_preset_panel(L.lesson(key).preset)
+    wait = getattr(panel, "wait", None)
+    if callable(wait):
+        wait(300)
+    return panel
+
+
+def _labels(widget) -> set[str]:
+    """Every control name a student can see in a panel: descriptions, button labels and choices."""
+    import ipywidgets as widgets
+
+    found: set[str] = set()
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if not isinstance(w, widgets.Widget):
+            continue
+        if getattr(w, "description", ""):
+            found.add(str(w.description))
+        labels = getattr(w, "_options_labels", None)
+        if labels:
+            found.update(str(label) for label in labels)
+        stack.extend(getattr(w, "children", ()) or ())
+    return found
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.key)
+def test_every_control_a_lesson_names_exists_in_its_panel(lesson):
+    """A name in “quotes” in a lesson's panel text is a button, control or choice of that panel, by that name."""
+    named = re.findall(r"“([^”]+)”", lesson.preset.shows)
+    if not named:
+        pytest.skip("this lesson's panel text names no control")
+    labels = _labels(_panel(lesson.key).widget)
+    for name in named:
+        assert name in labels, f"{lesson.key}: “{name}” is not a control of its panel ({sorted(labels)[:40]})"
+    assert not re.search(r"\b(simulate|Run)\b", lesson.preset.shows)      # the button is "Compute"
+
+
+def test_lesson_1_the_posterior_quoted_and_the_row_rule_it_explains():
+    n = L.lesson_numbers()
+    panel = _panel("deniability")
+    assert den.posterior_matrix(panel.reading.matrix)[0, 0] == pytest.approx(n["e1_posterior"])
+    before = np.array(panel.reading.matrix)
+    panel.matrix_grid.cells[1][0].value = 0.3                  # one cell: the row sums to 1.2
+    assert panel.status.is_error and "sums to" in panel.status.message
+    np.testing.assert_allclose(panel.reading.matrix, before)  # the figures keep the last valid matrix
+    panel.normalise_rows.click()                               # as the lesson says: the row divided by its sum
+    assert not panel.status.is_error
+    np.testing.assert_allclose(panel.reading.matrix[1], [0.25, 0.75])
+
+
+def test_lesson_2_at_epsilon_0_the_estimate_is_far_from_the_truth():
+    n = L.lesson_numbers()
+    panel = _panel("epsilon")
+    assert panel.reading.epsilon == 0
+    sim = panel.simulation["result"]
+    np.testing.assert_allclose(sim.true, [0.6, 0.3, 0.1], atol=0.02)           # the preset's prior
+    assert np.isnan(sim.estimates["inversion"]).all()                          # singular: no inversion
+    assert sim.max_abs_errors["ibu"] == pytest.approx(n["secrecy_ibu_error"])  # the number the text quotes
+    assert sim.max_abs_errors["ibu"] > 0.2                                     # far from the truth
+    assert L._fmt(n["secrecy_ibu_error"]) in L.lesson("epsilon").preset.shows
+
+
+def test_lesson_3_the_inversion_goes_negative_below_the_quoted_share():
+    n = L.lesson_numbers()
+    panel = _panel("estimation")
+    assert panel.reading.matrix[0, 1] == pytest.approx(n["grr_other"])
+    sim = panel.simulation["result"]
+    assert sim.estimates["inversion"][3] < 0                                   # the rarest answer
+    assert all(np.all(sim.estimates[m] >= 0) for m in ("clip", "simplex", "ibu"))
+
+
+def test_lesson_4_the_worst_cluster_title_names_the_two_guesses_the_text_explains():
+    n = L.lesson_numbers()
+    panel = _panel("t-closeness")
+    assert panel.worst.distribution[1] == pytest.approx(n["income_raised"])
+    title = panel.worst_artists.guess.get_text()
+    shows = L.lesson("t-closeness").preset.shows
+    for share in (n["income_raised"], n["income_low_share"], n["income_share"]):
+        assert f"{100 * share:.1f}%" in title and f"{100 * share:.1f}%" in shows
+    assert ">50K, right" in title and "<=50K" in title
+    assert max(len(line) for line in title.splitlines()) <= 60                  # short lines: not cut at 1366 px
+
+
+@pytest.mark.parametrize("ties", ["random", "average"])
+def test_lesson_5_quotes_its_panel_and_rank_changes_do_not_depend_on_ties(ties):
+    n = L.lesson_numbers()
+    panel = _panel("reverse-mapping")
+    panel.ties.value = ties
+    panel.wait(120)
+    a = panel.analysis
+    assert (a.X[0, 0], a.Y[0, 0], a.Z[0, 0]) == pytest.approx((n["panel_x"], n["panel_y"], n["panel_z"]))
+    assert pm.ranks(a.Y[:, 0], ties="first")[0] == n["panel_rank_y"]
+    assert a.extent[0] == pytest.approx(n["panel_T"]) and np.count_nonzero(a.displacement[:, 0]) == n["panel_moved"]
+    np.testing.assert_array_equal(a.displacement, np.column_stack(
+        [pm.ranks(a.Y[:, j], ties="first") - pm.ranks(a.X[:, j], ties="first") for j in range(3)]))   # no ties here
+
+
+def test_lesson_6_quotes_its_panel_and_rho_1_gives_no_displacement_under_every_tie_policy():
+    n = L.lesson_numbers()
+    panel = _panel("intruder")
+    a = panel.analysis
+    assert a.spearman[0] == pytest.approx(n["intruder_rho"]) and a.extent[0] == pytest.approx(n["intruder_T"])
+    assert np.abs(a.displacement[:, 0]).mean() == pytest.approx(n["intruder_mean_r"])
+    assert "can trust his links" in panel.verdict.value
+    assert len(np.unique(a.X[:, 0])) < len(a.X)                                 # values rounded: ties
+    panel.method.value = "identity"                                             # rho = 1
+    for ties in ("random", "average"):
+        panel.ties.value = ties
+        panel.wait(120)
+        a = panel.analysis
+        assert a.ties == ties and np.all(a.spearman == 1.0)
+        assert np.all(a.displacement == 0) and a.extent.tolist() == [0.0, 0.0, 0.0]
+        assert "T = 0.00" in panel.describe("displacement") and "from 0 to 0" in panel.describe("displacement")
+
+
+def test_lesson_7_states_the_displacement_convention_on_its_figure():
+    panel = _panel("dominance")
+    assert panel.convention.value == "rank"
+    assert "r = rank(y) − rank(x)" in panel.risk_ax.get_title()
+
+
+def test_lesson_8_the_figure_shows_the_runs_when_compute_is_done():
+    panel = _panel("rr-clusters")
+    assert "No runs yet" in panel.describe("error-curves")
+    panel.run_button.click()
+    panel.wait(600)
+    assert panel.status.message.startswith("Done: 45 of 45 runs")
+    assert not panel.curve_artists.hint.get_visible()                           # no "no runs yet: press Compute"
+    drawn = [line for line in panel._table_lines if len(line.get_xdata())]
+    assert len(drawn) == 3 and all(np.isfinite(line.get_ydata()).all() for line in drawn)
+    text = panel.describe("error-curves")
+    assert "5 run(s) per cell" in text and "No runs" not in text
+    table = panel.table("error-curves")
+    assert (table["runs"] == 5).all() and np.isfinite(table["measured"]).all()

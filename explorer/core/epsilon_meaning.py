@@ -302,7 +302,7 @@ def epsilon_summary_lines(reading: EpsilonReading, attribute: str = "the attribu
             f"a record's cluster guesses its value with probability {cluster.guessing:.3f} "
             f"(without: {cluster.data_guessing:.3f})."),
         "accuracy": (
-            f"With n = {r.n:,} reports the estimated distribution is off by at most {r.estimate_error:.3f} "
+            f"With n = {r.n:,} reports the estimated distribution is off by at most {r.estimate_error:.3g} "
             f"per category ({100 * (1 - r.alpha):.0f}% confidence); one simulated run was off by "
-            f"{r.simulated_error:.3f}."),
+            f"{r.simulated_error:.3g}."),
     }

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["format_value", "html_table", "subscripts_html", "subscripts_in_html", "type_name"]
+__all__ = ["format_value", "format_compared", "decisive_decimals", "html_table", "subscripts_html",
+           "subscripts_in_html", "type_name"]
 
 #: plain notation from this magnitude up to (not including) _LARGEST_PLAIN; scientific outside
 _SMALLEST_PLAIN = 1e-4
@@ -66,6 +67,57 @@ def format_value(value: Any, *, digits: int = 4) -> str:
     if value is None or value is pd.NA or value is pd.NaT:
         return "–"
     return str(value)
+
+
+def decisive_decimals(value: float, target: float, *, decimals: int = 3, max_decimals: int = 12) -> int:
+    """The fewest decimals (at least ``decimals``) at which ``value`` and ``target``, both rounded, compare as they do.
+
+    A reader who compares two numbers on screen (an error bound against a target, a share against a
+    threshold) must not see them equal, or in the wrong order, because of rounding: 0.0103 against 0.01
+    needs 4 decimals ("0.010" would hide that the bound misses the target).  Equal numbers need no more
+    than ``decimals``; numbers that differ beyond ``max_decimals`` get ``max_decimals``.
+
+    Examples
+    --------
+    >>> decisive_decimals(0.0103, 0.01), decisive_decimals(0.25, 0.01), decisive_decimals(0.0100004, 0.01)
+    (4, 3, 7)
+    """
+    value, target = float(value), float(target)
+    truth = (value > target) - (value < target)
+    for k in range(decimals, max_decimals + 1):
+        a, b = round(value, k), round(target, k)
+        if (a > b) - (a < b) == truth:
+            return k
+    return max_decimals
+
+
+def format_compared(value: float, target: float, *, decimals: int = 3) -> tuple[str, str]:
+    """``value`` and ``target`` as text, with the decimals that decide their comparison (trailing zeros dropped).
+
+    The one helper for readouts that put a number beside the one it is compared with
+    (:func:`decisive_decimals`): both are shown rounded to the same number of decimals, at least
+    ``decimals``, more when fewer would show them equal or in the wrong order.
+
+    Examples
+    --------
+    >>> format_compared(0.0103, 0.01)
+    ('0.0103', '0.01')
+    >>> format_compared(0.0097, 0.01)
+    ('0.0097', '0.01')
+    >>> format_compared(0.2, 0.01)
+    ('0.2', '0.01')
+    >>> format_compared(1234.5678, 1234.5)
+    ('1,234.568', '1,234.5')
+    """
+    k = decisive_decimals(value, target, decimals=decimals)
+
+    def text(x: float) -> str:
+        if not math.isfinite(float(x)):
+            return format_value(float(x))
+        out = f"{float(x):,.{k}f}"
+        return out.rstrip("0").rstrip(".") if "." in out else out
+
+    return text(value), text(target)
 
 
 def type_name(dtype: Any) -> str:

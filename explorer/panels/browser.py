@@ -156,7 +156,7 @@ def guard_widgets(root: widgets.Widget, status: "StatusLine") -> int:
             continue
         seen.add(id(widget))
         if not getattr(widget, "_explorer_guarded", False) and isinstance(widget, widgets.DOMWidget) \
-                and type(widget).__module__.startswith("ipywidgets"):
+                and (type(widget).__module__.startswith("ipywidgets") or getattr(widget, "_explorer_guardable", False)):
             widget.set_state = functools.partial(_guarded_set_state, widget, widget.set_state, status)
             widget._handle_custom_msg = functools.partial(_guarded_custom_msg, widget, status)
             if isinstance(widget, widgets.Button):

@@ -7,15 +7,23 @@ state's check and follows the state.  :func:`state_view` makes any control such 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 import ipywidgets as widgets
+import traitlets
 
 from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.status import StatusLine
-from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState
+from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, check_shared_epsilon, shorten
 
-__all__ = ["epsilon_slider", "state_view"]
+__all__ = ["RangedFloatText", "RangedIntText", "epsilon_slider", "epsilon_text", "parse_typed_epsilon", "state_view",
+           "typed_epsilon"]
+
+#: The sliders' own readout clamps a typed value to the range without a word (the browser's slider does it
+#: before the kernel sees the value), so it is read-only; the typed ε box beside it says what it refuses.
+EPSILON_CSS = ("<style>.explorer-epsilon-slider .widget-readout{pointer-events:none;"
+               "-webkit-user-modify:read-only;user-modify:read-only}</style>")
 
 
 def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status: StatusLine, *,
@@ -83,15 +91,164 @@ def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status:
     return widget
 
 
+def epsilon_text(value: float) -> str:
+    """The shared epsilon as typed text that reads back as the same number ("2", "1.81195489649449")."""
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def parse_typed_epsilon(typed: Any, current: float) -> float:
+    """A typed ε, checked by the state's rule: the number, or InvalidParameterError saying why not and that
+    ε keeps its last valid value ``current`` (a value out of range is refused, never clamped).
+
+    >>> parse_typed_epsilon("2,5", 1.0)
+    2.5
+    >>> parse_typed_epsilon("120", 2.0)
+    Traceback (most recent call last):
+    ...
+    explorer.errors.InvalidParameterError: typed epsilon must be <= 10 (the range every tab uses), got '120'; ε stays 2.
+    """
+    text = str(typed).strip().replace("−", "-")
+    if text.count(",") == 1 and "." not in text:
+        text = text.replace(",", ".")                    # a decimal comma
+    try:
+        return check_shared_epsilon(text, "typed epsilon")
+    except ExplorerError as error:
+        raise InvalidParameterError(f"{str(error).rstrip('.')}; ε stays {epsilon_text(current)}.") from None
+
+
+def typed_epsilon(state: AppState, status: StatusLine, *, description: str = "typed ε",
+                  width: str = "150px") -> widgets.Text:
+    """A box to type ε in: a value out of range is refused in words and ε keeps its last valid value.
+
+    It is a view of ``state.epsilon`` like the slider (never clamped: 120 is not taken as 10).
+    """
+    box = widgets.Text(value=epsilon_text(state.epsilon), description=description, continuous_update=False,
+                       layout=widgets.Layout(width=width), style={"description_width": "initial"})
+    box.add_class("explorer-epsilon-typed")
+
+    def to_state(change: Any) -> None:
+        if change["new"] == epsilon_text(state.epsilon):
+            return
+        try:
+            value = parse_typed_epsilon(change["new"], state.epsilon)
+            if value != state.epsilon:
+                state.epsilon = value
+        except ExplorerError as error:
+            status.error(str(error))
+        box.value = epsilon_text(state.epsilon)
+
+    def from_state(change: Any) -> None:
+        box.value = epsilon_text(state.epsilon)
+
+    box.observe(to_state, names="value")
+    state.observe(from_state, names="epsilon")
+    box._explorer_unlink = lambda: state.unobserve(from_state, names="epsilon")
+    return box
+
+
 def epsilon_slider(state: AppState, status: StatusLine, *, description: str = "ε",
-                   layout: widgets.Layout | None = None, style: dict | None = None) -> widgets.FloatSlider:
-    """A slider that is a view of ``state.epsilon`` (the same range in every tab).
+                   layout: widgets.Layout | None = None, style: dict | None = None,
+                   typed: bool = True) -> widgets.FloatSlider:
+    """A slider that is a view of ``state.epsilon`` (the same range in every tab), with a typed ε box.
 
     The slider writes through the state's check; a refused value shows its words on
-    ``status`` and the slider goes back to the state's value (:func:`state_view`).
+    ``status`` and the slider goes back to the state's value (:func:`state_view`).  Its readout is
+    read-only (the browser would clamp a typed 120 to 10 without a word); ``slider.typed`` is a box to
+    type ε in (:func:`typed_epsilon`, None with ``typed=False``) and ``slider.row`` the slider and the box
+    side by side, what a tab lays out.
     """
     slider = widgets.FloatSlider(value=state.epsilon, min=EPSILON_MIN, max=EPSILON_MAX, step=EPSILON_STEP,
                                  description=description, continuous_update=False, readout_format=".2f",
                                  **({"layout": layout} if layout is not None else {}),
                                  **({"style": style} if style is not None else {}))
-    return state_view(slider, state, "epsilon", status)
+    slider.add_class("explorer-epsilon-slider")
+    slider.typed = typed_epsilon(state, status) if typed else None
+    slider.row = widgets.HBox([slider, *([slider.typed] if typed else []), widgets.HTML(EPSILON_CSS)],
+                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+    state_view(slider, state, "epsilon", status)
+    if typed:
+        unlink_slider, unlink_box = slider._explorer_unlink, slider.typed._explorer_unlink
+
+        def unlink() -> None:
+            unlink_slider()
+            unlink_box()
+
+        slider._explorer_unlink = unlink
+    return slider
+
+
+# --------------------------------------------------------------------------- number boxes that refuse in words
+class _Ranged:
+    """A number box whose range is checked in the kernel: a value outside ``[min, max]`` is refused in words.
+
+    ipywidgets' bounded boxes clamp a typed 120 to their maximum in the browser, without a word, before
+    the kernel sees it.  These boxes have no range in the browser; the kernel refuses a value out of range,
+    says so on the panel's status line ("k = 0 is outside the range 1 to 10,000,000: it stays 50.") and
+    the box goes back to its last valid value.  ``min`` and ``max`` are traits, so a panel can move them
+    and a configuration is checked against them like a bounded box's.
+    """
+
+    #: guarded like ipywidgets' own controls (:func:`explorer.panels.browser.guard_widgets`): a browser message
+    #: may set only the value, and a value out of range is refused in words there too
+    _explorer_guardable = True
+
+    def _init_ranged(self, status: StatusLine | None) -> None:
+        self._status = status
+
+    def _refuse(self, proposal: Any) -> Any:
+        value = proposal["value"]
+        if self.min <= value <= self.max:
+            return value
+        name = re.sub(r"<[^>]+>", "", str(self.description or "the value")).strip() or "the value"
+        if self._status is not None:
+            self._status.error(f"{name} = {_number(value)} is outside the range {_number(self.min)} to "
+                               f"{_number(self.max)}: it stays {_number(self.value)}.")
+        return self.value
+
+
+def _number(value: float) -> str:
+    value = float(value)
+    return f"{int(value):,}" if value.is_integer() else f"{value:,g}"
+
+
+class RangedIntText(_Ranged, widgets.IntText):
+    """An integer box with a range the kernel checks (:class:`_Ranged`), in place of ``BoundedIntText``.
+
+    >>> status = StatusLine()
+    >>> box = RangedIntText(status=status, value=50, min=1, max=100, description="k")
+    >>> box.value = 1000; box.value, status.message
+    (50, 'k = 1,000 is outside the range 1 to 100: it stays 50.')
+    """
+
+    min = traitlets.Int(0)
+    max = traitlets.Int(100)
+
+    def __init__(self, *, status: StatusLine | None = None, **kwargs: Any) -> None:
+        self._init_ranged(status)
+        bounds = {key: kwargs.pop(key) for key in ("min", "max") if key in kwargs}
+        super().__init__(**bounds)
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    @traitlets.validate("value")
+    def _valid_value(self, proposal: Any) -> Any:
+        return self._refuse(proposal)
+
+
+class RangedFloatText(_Ranged, widgets.FloatText):
+    """A decimal box with a range the kernel checks (:class:`_Ranged`), in place of ``BoundedFloatText``."""
+
+    min = traitlets.Float(0.0)
+    max = traitlets.Float(100.0)
+
+    def __init__(self, *, status: StatusLine | None = None, **kwargs: Any) -> None:
+        self._init_ranged(status)
+        bounds = {key: kwargs.pop(key) for key in ("min", "max") if key in kwargs}
+        super().__init__(**bounds)
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    @traitlets.validate("value")
+    def _valid_value(self, proposal: Any) -> Any:
+        return self._refuse(proposal)

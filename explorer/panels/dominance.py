@@ -561,7 +561,10 @@ class DominancePanel(Panel):
             loss = f"pair {columns[j]} & {columns[k]}"
         else:
             loss = ""
-        return {"risk": f"D(α): {risk}{scale}", "loss": f"I(θ): {loss}{scale}",
+        # the displacement convention, on the figure (the same words as the permutation tab's axis)
+        reading = ("r = rank(y) − rank(x)" if s.get("convention", "rank") == "rank"
+                   else "r = record position moved (Ruiz)")
+        return {"risk": f"D(α): {risk}{scale}, {reading}", "loss": f"I(θ): {loss}{scale}",
                 "calibration": f"Calibration at α₁ = {format_value(s['alpha1'])}, θ₂ = {format_value(s['theta2'])}"}
 
     @staticmethod

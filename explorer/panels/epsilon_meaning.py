@@ -19,7 +19,7 @@ from explorer.core.epsilon_choice import choice_summary_lines
 from explorer.core.epsilon_meaning import attribute_codes, epsilon_summary_lines, read_epsilon
 from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.base import Panel, on_change
-from explorer.panels.controls import epsilon_slider
+from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import download_link
 from explorer.panels.epsilon_choice import ChoiceSection
 from explorer.panels.figures import make_figure
@@ -73,7 +73,7 @@ class EpsilonMeaningPanel(Panel):
         self.epsilon.continuous_update = True
         self.attribute = self.control("attribute", widgets.Dropdown(
             options=[EXAMPLE3], value=EXAMPLE3, description="Attribute", layout=widgets.Layout(width="380px")))
-        self.n_reports = self.control("n", widgets.BoundedIntText(
+        self.n_reports = self.control("n", RangedIntText(status=self.status,
             value=n or 1000, min=10, max=1_000_000, description="n reports", layout=widgets.Layout(width="200px")))
         self.use_records = self.control("use_records", widgets.Checkbox(
             value=n is None, description="n = the data set's records", indent=False,
@@ -113,7 +113,7 @@ class EpsilonMeaningPanel(Panel):
             f"distribution. Sources: {escape(cite('rr-dp'))}; {escape(cite('multidim-rr'))}.</div>")
         self.widget = widgets.VBox([
             intro,
-            widgets.HBox([self.epsilon, self.attribute], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.epsilon.row, self.attribute], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.n_reports, self.use_records, self.export_png, self.export_pdf, self.download],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             self.lines, self.canvas, self.status.widget, self.choice_section.widget,

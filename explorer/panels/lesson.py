@@ -273,14 +273,22 @@ class LessonsPage(_Delegating):
     The lesson shown is the page's one declared control (:attr:`selector`, configuration key ``"lesson"``, a
     lesson's key such as ``"deniability"``).  Its figures and code are the shown lesson's live panel's.
 
+    Previous / Next are at the top of the page and again at the end of the lesson (buttons, so reachable
+    with the keyboard, labelled with the lesson they open).  The check questions' answers are for teachers:
+    they are on the page only in the teacher mode (:attr:`teacher_mode`, a toggle at the end of the page,
+    or ``?teacher=1`` in the app's address, :meth:`set_teacher_mode`); off by default, so a student's page
+    does not carry them.
+
     Parameters
     ----------
     state : AppState, optional
         Accepted so the app builds this tab like the others; each lesson has a state of its own, so a lesson
         never changes the app's shared epsilon or data set.
+    teacher : bool
+        Open in the teacher mode.
     """
 
-    def __init__(self, state: AppState | None = None) -> None:
+    def __init__(self, state: AppState | None = None, *, teacher: bool = False) -> None:
         super().__init__(state)
         self.lessons = lessons()
         self.panels: dict[str, LessonPanel] = {}
@@ -291,20 +299,42 @@ class LessonsPage(_Delegating):
         self.next = widgets.Button(description="Next", icon="arrow-right", layout=widgets.Layout(width="110px"))
         self.previous.on_click(lambda _: self._step(-1))
         self.next.on_click(lambda _: self._step(+1))
+        # the same pair at the end of the lesson, so a student who read to the end need not scroll back up
+        self.previous_end = widgets.Button(description="Previous lesson", icon="arrow-left",
+                                           layout=widgets.Layout(width="auto"))
+        self.next_end = widgets.Button(description="Next lesson", icon="arrow-right", button_style="primary",
+                                       layout=widgets.Layout(width="auto"))
+        self.previous_end.on_click(lambda _: self._step(-1, to_top=True))
+        self.next_end.on_click(lambda _: self._step(+1, to_top=True))
+        self.previous_end.add_class("explorer-lessons-previous-end")
+        self.next_end.add_class("explorer-lessons-next-end")
+        self.end_nav = widgets.HBox([self.previous_end, self.next_end],
+                                    layout=widgets.Layout(flex_flow="row wrap", margin="8px 0"))
+        self.end_nav.add_class("explorer-lessons-end-nav")
         self.body = widgets.VBox()
         items = "".join(f"<li><b>{html.escape(item.title)}</b>: {html.escape(item.goal)}</li>" for item in self.lessons)
         intro = widgets.HTML(
             "<p style='margin:4px 0'>Nine short lessons, one idea of the papers (or of a published release) each, in teaching order. Each has a "
             "goal, a question to think about, a live panel set up to show the point, a takeaway and a question "
             "to check your understanding.</p>"
-            f"<details><summary>All lessons</summary><ol>{items}</ol></details>"
-            f"<details><summary>For teachers: the check questions and their answers</summary>"
-            f"{_answers_html(self.lessons)}</details>")
+            f"<details><summary>All lessons</summary><ol>{items}</ol></details>")
+        # the teacher's answers: on the page only in the teacher mode (not merely hidden: not sent at all)
+        self.answers = widgets.HTML("")
+        self.answers.add_class("explorer-lessons-answers")
+        self.teacher_mode = widgets.ToggleButton(
+            value=False, description="Teacher mode", icon="graduation-cap",
+            tooltip="Show the check questions' answers (for teachers; or open the app with ?teacher=1)",
+            layout=widgets.Layout(width="auto"))
+        self.teacher_mode.add_class("explorer-lessons-teacher-mode")
+        self.teacher_mode.observe(self._on_teacher_mode, names="value")
         self.selector.observe(self._on_lesson, names="value")
-        self.widget = widgets.VBox([intro, widgets.HBox([self.selector, self.previous, self.next],
-                                                        layout=widgets.Layout(flex_flow="row wrap")),
-                                    self.status.widget, self.body])
+        self.widget = widgets.VBox([intro, self.answers,
+                                    widgets.HBox([self.selector, self.previous, self.next],
+                                                 layout=widgets.Layout(flex_flow="row wrap")),
+                                    self.status.widget, self.body, self.end_nav,
+                                    widgets.HBox([self.teacher_mode], layout=widgets.Layout(margin="16px 0 0 0"))])
         self.widget.add_class("explorer-lessons")
+        self.set_teacher_mode(teacher)
         self.refresh()
 
     @property
@@ -317,11 +347,23 @@ class LessonsPage(_Delegating):
         shown = self.panels.get(self.selector.value)
         return shown if shown is not None and isinstance(shown.panel, Panel) else None
 
-    def _step(self, step: int) -> None:
+    def set_teacher_mode(self, on: bool) -> None:
+        """Turn the teacher mode on (the check questions' answers shown on the page) or off (not on the page)."""
+        self.teacher_mode.value = bool(on)
+        self._on_teacher_mode()
+
+    def _on_teacher_mode(self, change: Any = None) -> None:
+        self.answers.value = (
+            "<details open class='explorer-lessons-teacher'><summary><b>Teacher mode</b>: the check questions and "
+            f"their answers</summary>{_answers_html(self.lessons)}</details>" if self.teacher_mode.value else "")
+
+    def _step(self, step: int, to_top: bool = False) -> None:
         keys = [item.key for item in self.lessons]
         index = keys.index(self.selector.value) + step
         if 0 <= index < len(keys):
             self.selector.value = keys[index]
+            if to_top:           # from the end of a lesson: the keyboard focus (and the view) go to the top
+                self.selector.focus()
 
     @on_change
     def _on_lesson(self, change: Any) -> None:
@@ -347,8 +389,16 @@ class LessonsPage(_Delegating):
         self.status.clear()
         self.body.children = [self.panels[key].widget]
         index = keys.index(key)
-        self.previous.disabled = index == 0
-        self.next.disabled = index == len(keys) - 1
+        self.previous.disabled = self.previous_end.disabled = index == 0
+        self.next.disabled = self.next_end.disabled = index == len(keys) - 1
+        titles = [item.title for item in self.lessons]
+        self.previous_end.tooltip = f"Lesson {index}: {titles[index - 1]}" if index > 0 else "This is the first lesson"
+        self.next_end.tooltip = (f"Lesson {index + 2}: {titles[index + 1]}" if index < len(keys) - 1
+                                 else "This is the last lesson")
+        self.previous_end.description = (f"Previous: {index}. {titles[index - 1]}" if index > 0
+                                         else "Previous lesson")
+        self.next_end.description = (f"Next: {index + 2}. {titles[index + 1]}" if index < len(keys) - 1
+                                     else "Next lesson")
 
     def close(self) -> None:
         """Close every lesson built (their live panels stop following their states) and the page."""

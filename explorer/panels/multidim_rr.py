@@ -35,6 +35,7 @@ from typing import Any, Callable
 import ipywidgets as widgets
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import AutoLocator
 
 from explorer.core import datasets
 from explorer.core.cost import REFERENCE_SECONDS_PER_UNIT, dependence_work
@@ -61,7 +62,7 @@ from explorer.core.mdrr.protocols import CategoricalData, ClusterPlan, cluster_p
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
 from explorer.panels.base import Panel, on_change
-from explorer.panels.controls import epsilon_slider
+from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
 from explorer.panels.snippets import dataset_load_code
@@ -167,7 +168,7 @@ class MultiDimRRPanel(Panel):
         self.epsilon = self.control("epsilon", epsilon_slider(
             self.state, self.status, description="ε per attribute", style=style, layout=_layout("330px")),
             state="epsilon")
-        self.t_v = self.control("t_v", widgets.BoundedIntText(
+        self.t_v = self.control("t_v", RangedIntText(status=self.status,
             value=100, min=1, max=10_000_000, description="T<sub>v</sub>", description_allow_html=True,
             tooltip="max combinations in a cluster", style=style, layout=_layout("230px")))
         self.t_d = self.control("t_d", widgets.FloatSlider(
@@ -178,7 +179,7 @@ class MultiDimRRPanel(Panel):
             options=DEPENDENCE_OPTIONS, value="true", description="Dependence", style=style, layout=_layout("330px")))
         self.proper = self.control("proper", widgets.Dropdown(
             options=PROPER_OPTIONS, value="clip", description="Proper distr.", style=style, layout=_layout("330px")))
-        self.runs = self.control("runs", widgets.BoundedIntText(
+        self.runs = self.control("runs", RangedIntText(status=self.status,
             value=20, min=1, max=1000, description="Runs", style=style, layout=_layout("200px")))
         self.experiment = self.control("experiment", widgets.ToggleButtons(
             options=EXPERIMENT_OPTIONS, value="figure3", style={"button_width": "170px"}))
@@ -213,6 +214,8 @@ class MultiDimRRPanel(Panel):
         self.curve_ax = self.curve_figure.add_subplot()
         self.curve_artists = plot_error_curves(self.curve_ax, [], {}, methods=CURVE_METHODS)
         self.curve_ax.set_title("relative error of count queries (Figure 3)", fontsize=9)
+        self._table_lines: list = []            # the Table 1 grid's lines, when the experiment is "table"
+        self._table_shown: pd.DataFrame | None = None
         self.example_figure, self.example_canvas = make_figure(5.6, 3.0)
         self.example_ax = self.example_figure.add_subplot()
         self.example_artists = None
@@ -241,7 +244,7 @@ class MultiDimRRPanel(Panel):
             "<b>RR-Adjustment</b> (Algorithm 2) reweights the randomized records to the estimated marginals.")
         controls = widgets.HBox([
             widgets.VBox([self.data_name, self.switch_button, self.attributes]),
-            widgets.VBox([self.mechanism, self.p, self.epsilon, self.t_v, self.t_d, self.dependence, self.proper]),
+            widgets.VBox([self.mechanism, self.p, self.epsilon.row, self.t_v, self.t_d, self.dependence, self.proper]),
         ], layout=widgets.Layout(flex_flow="row wrap"))
         run_row = widgets.HBox([self.experiment, self.runs, self.run_button, task.widget],
                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -544,6 +547,7 @@ class MultiDimRRPanel(Panel):
         self.export.value = ""
         if kind == "figure3":
             self._curves_run = run
+            self._clear_table_figure()
             self.curve_artists.update([], {})
             self.curve_ax.set_title(f"relative error, p = {run['p']:g}, $T_v$ = {run['t_v']}, "
                                     f"$T_d$ = {run['t_d']:g} (running)", fontsize=9)
@@ -647,7 +651,59 @@ class MultiDimRRPanel(Panel):
                 self.curve_ax.set_title(f"{title} — {runs} runs", fontsize=9)
             self.curve_figure.canvas.draw_idle()
         else:
-            self.grid.value = self._grid_html(summarize(rows, ("p", "T_d", "T_v", "method")))
+            summary = summarize(rows, ("p", "T_d", "T_v", "method"))
+            self.grid.value = self._grid_html(summary)
+            self._draw_table_figure(summary, final)
+
+    def _clear_table_figure(self) -> None:
+        """Back to Figure 3's axes: the Table 1 grid's lines removed, the methods' legend and σ axis restored."""
+        if not self._table_lines and self._table_shown is None:
+            return
+        for line in self._table_lines:
+            line.remove()
+        self._table_lines, self._table_shown = [], None
+        self.curve_ax.xaxis.set_major_locator(AutoLocator())
+        self.curve_ax.set(xlabel="coverage σ of S", ylabel="median relative error")
+        self.curve_ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        self.curve_ax.set_title("relative error of count queries (Figure 3)", fontsize=9)
+
+    def _draw_table_figure(self, summary: pd.DataFrame, final: bool) -> None:
+        """The Table 1-style grid in the figure: RR-Clusters' median relative error against T_v, a line per T_d.
+
+        So that the figure never says "no runs yet" while the runs of a grid are done (the grid's
+        table, with the paper's printed values, stays below it).
+        """
+        _, printed = self._printed((self._run or {}).get("dataset"))
+        cells = table_cells(summary, printed)
+        for line in self._table_lines:
+            line.remove()
+        self._table_lines = []
+        self.curve_artists.update([], {})                  # Figure 3's lines are not this experiment's
+        measured = cells[cells["runs"] > 0]
+        for index, td in enumerate(TABLE_TD):                # one colour per T_d, the same on every update
+            row = measured[measured["T_d"] == float(td)]
+            (line,) = self.curve_ax.plot(row["T_v"].to_numpy(float), row["measured"].to_numpy(float), marker="o",
+                                         color=f"C{index}", label=f"$T_d$ = {format_value(td)}")
+            self._table_lines.append(line)
+        self._table_shown = cells
+        drawn = bool(len(measured))
+        if self.curve_artists.hint is not None:
+            self.curve_artists.hint.set_visible(not drawn)
+        if drawn:
+            self.curve_ax.set_xticks(sorted(set(measured["T_v"].astype(float))))
+            self.curve_ax.relim()
+            self.curve_ax.set_autoscale_on(True)
+            self.curve_ax.autoscale_view()
+            self.curve_ax.set_ylim(bottom=0.0)
+        self.curve_ax.set(xlabel="cluster size limit $T_v$ (combinations)",
+                          ylabel="median relative error at σ = 0.1")
+        self.curve_ax.legend(handles=self._table_lines, fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                             frameon=False)
+        p = float(summary["p"].iloc[0]) if len(summary) else math.nan
+        runs = int(measured["runs"].max()) if drawn else 0
+        self.curve_ax.set_title(f"Table 1-style grid, p = {p:g}: RR-Clusters, {runs} runs per cell"
+                                + ("" if final else " (running)"), fontsize=9)
+        self.curve_figure.canvas.draw_idle()
 
     def _grid_html(self, summary: pd.DataFrame) -> str:
         p = float(summary["p"].iloc[0])
@@ -706,7 +762,10 @@ class MultiDimRRPanel(Panel):
                 f"dependence is {table.index[i]} and {table.columns[j]}, {values[i, j]:.3f}.")
 
     def _table_curves(self) -> pd.DataFrame:
-        """The curves as drawn: the median relative error of each method at each σ (empty cells: no runs yet)."""
+        """The curves as drawn: the median relative error of each method at each σ (empty cells: no runs yet);
+        for a Table 1 grid, RR-Clusters' median error at each (T_d, T_v) with the paper's printed value."""
+        if self._table_shown is not None:
+            return self._table_shown.set_index(["T_d", "T_v"])
         lines = self.curve_artists.lines
         sigmas = next((np.asarray(line.get_xdata(), float) for line in lines.values() if len(line.get_xdata())), None)
         if sigmas is None:
@@ -715,6 +774,16 @@ class MultiDimRRPanel(Panel):
                             index=pd.Index(sigmas, name="σ"))
 
     def _describe_curves(self) -> str:
+        if self._table_shown is not None:
+            cells = self._table_shown[self._table_shown["runs"] > 0]
+            if cells.empty:
+                return "No runs yet: press Compute."
+            parts = [f"T_d = {format_value(td)}: " + ", ".join(
+                f"{value:.3f} at T_v = {format_value(int(tv))}" for tv, value in zip(group["T_v"], group["measured"]))
+                for td, group in cells.groupby("T_d")]
+            return (f"Line chart of the Table 1-style grid: RR-Clusters' median relative error at σ = 0.1 against "
+                    f"the cluster size limit T_v, one line per T_d, {int(cells['runs'].max())} run(s) per cell. "
+                    + "; ".join(parts) + ".")
         table = self._table_curves()
         if table.isna().all().all():
             return "No runs yet: press Compute."

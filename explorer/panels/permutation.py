@@ -46,6 +46,7 @@ from explorer.core.permutation import (
 from explorer.errors import CancelledError, ConfigurationError, DatasetError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
 from explorer.panels.base import Panel, on_change
+from explorer.panels.controls import RangedFloatText, RangedIntText
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
 from explorer.panels.snippets import dataset_load_code
@@ -135,7 +136,7 @@ class PermutationPanel(Panel):
                                             layout=box(width="auto", display="none"))
         self.data_name = widgets.HTML()
         # The controls, in the order a configuration sets them (config() and apply_config() follow from these).
-        self.max_records = self.control("max_records", widgets.BoundedIntText(
+        self.max_records = self.control("max_records", RangedIntText(status=self.status,
             value=5000, min=2, max=MAX_RECORDS, description="records ≤", layout=box(width="190px")))
         self.columns = self.control("columns", widgets.SelectMultiple(
             options=[], rows=4, description="Attributes", layout=box(width="300px")))
@@ -144,17 +145,17 @@ class PermutationPanel(Panel):
         self.parameter = self.control("parameter", widgets.FloatSlider(
             value=0.25, min=0, max=3, step=0.01, description="parameter", continuous_update=False,
             readout_format=".2f", layout=box(width="380px")))
-        self.seed = self.control("seed", widgets.BoundedIntText(value=1, min=0, max=2 ** 31 - 1, description="seed",
+        self.seed = self.control("seed", RangedIntText(status=self.status, value=1, min=0, max=2 ** 31 - 1, description="seed",
                                                                 layout=box(width="170px")))
         self.ties = self.control("ties", widgets.Dropdown(options=TIE_OPTIONS, value="random", description="ties",
                                                           layout=box(width="320px")))
-        self.n_random = self.control("n_random", widgets.BoundedIntText(
+        self.n_random = self.control("n_random", RangedIntText(status=self.status,
             value=0, min=0, max=MAX_RANDOM, description="random rec.", layout=box(width="200px")))
         self.attribute = self.control("attribute", widgets.Dropdown(options=[], description="Attribute",
                                                                     layout=box(width="260px")))
-        self.record = self.control("record", widgets.BoundedIntText(value=1, min=1, max=1, description="Record #",
+        self.record = self.control("record", RangedIntText(status=self.status, value=1, min=1, max=1, description="Record #",
                                                                     layout=box(width="180px")))
-        self.d = self.control("d", widgets.BoundedFloatText(value=1, min=0, max=1e9, step=1, description="d",
+        self.d = self.control("d", RangedFloatText(status=self.status, value=1, min=0, max=1e9, step=1, description="d",
                                                             layout=box(width="150px")))
         self.v = self.control("v", widgets.Text(value="", description="v", placeholder="one number per attribute",
                                                 layout=box(width="320px")))
@@ -196,7 +197,7 @@ class PermutationPanel(Panel):
             canvas.add_class(f"explorer-perm-{name}")
         self.add_figure("values", "Masked and reverse-mapped values against the original values", self.values_figure,
                         canvas=self.values_canvas, describe=self._describe_values, table=self._table_values)
-        self.add_figure("displacement", "Rank displacement of every record, sorted", self.displacement_figure,
+        self.add_figure("displacement", "Rank displacement r = rank(y) − rank(x) of every record, sorted", self.displacement_figure,
                         canvas=self.displacement_canvas, describe=self._describe_displacement,
                         table=self._table_displacement)
         self.add_figure("distances", "The intruder's match distances: original against random records",
@@ -224,7 +225,9 @@ class PermutationPanel(Panel):
             "a <i>permutation</i> of the original values (reverse mapping, Domingo-Ferrer and Muralidhar (2016), Algorithm 1) plus a small "
             "<i>residual noise</i> that changes no rank. Protection against record linkage comes only from the "
             "permutation: a subject can check her own <i>permutation distance</i> (Algorithm 2) and an intruder "
-            "who knows everything can test whether his links beat chance (Section 5).")
+            "who knows everything can test whether his links beat chance (Section 5). The rank displacement "
+            "plotted is r = rank(y) − rank(x), the convention of the Dominance tab too; equal values never "
+            "count as moved, so r and T do not depend on how ties are broken.")
         data_row = widgets.HBox([self.data_name, self.max_records, self.switch_button],
                                 layout=box(flex_flow="row wrap", align_items="center"))
         mask_row = widgets.HBox([self.columns, widgets.VBox([self.method, self.parameter, self.parameter_doc]),
@@ -725,8 +728,9 @@ class PermutationPanel(Panel):
             return NO_VIEW
         r = self._table_displacement()["rank displacement r"]
         name = self.analysis.columns[self._attribute_index()]
-        return (f"Step line of the rank displacement r of attribute {name} for each of {len(r):,} records, "
-                f"sorted: from {r.min():g} to {r.max():g} positions "
+        return (f"Step line of the rank displacement r = rank(y) − rank(x) of attribute {name} for each of "
+                f"{len(r):,} records, sorted (equal values never count as moved): from {r.min():g} to {r.max():g} "
+                f"ranks "
                 f"({self.displacement_artists.label.get_text().strip()}).")
 
     def _table_distances(self) -> pd.DataFrame:

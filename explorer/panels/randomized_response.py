@@ -25,9 +25,9 @@ from explorer.core.epsilon_meaning import attribute_codes
 from explorer.core.rr.estimation import code_frequencies
 from explorer.core.rr.simulation import MAX_SAMPLE, simulate_estimation
 from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
-from explorer.panels._format import format_value, subscripts_html
+from explorer.panels._format import decisive_decimals, format_value, subscripts_html
 from explorer.panels.base import Panel, on_change
-from explorer.panels.controls import epsilon_slider
+from explorer.panels.controls import epsilon_slider, parse_typed_epsilon
 from explorer.panels.figures import make_figure
 from explorer.panels.matrix_editor import INVALID_ROW_CSS, MatrixEditor
 from explorer.panels.snippets import dataset_load_code
@@ -93,6 +93,14 @@ estimates.savefig("estimates.png")
 
 def _parse_list(text: str) -> list[str]:
     return [part.strip() for part in str(text).replace(";", ",").split(",") if part.strip()]
+
+
+def _decimals(value: float, decimals: int) -> str:
+    """A number with ``decimals`` decimals, trailing zeros dropped (non-finite numbers in words)."""
+    if not math.isfinite(value):
+        return format_value(value)
+    text = f"{value:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _epsilon_text(value: float) -> str:
@@ -161,7 +169,7 @@ class RandomizedResponsePanel(Panel):
             layout=widgets.Layout(width="260px")))
         # The shared epsilon has one home, the state: the slider is a view of state.epsilon and the typed
         # box writes through the state's check (no copy of epsilon is kept in this tab).
-        self.epsilon = self.control("epsilon", epsilon_slider(self.state, self.status), state="epsilon")
+        self.epsilon = self.control("epsilon", epsilon_slider(self.state, self.status, typed=False), state="epsilon")
         self.epsilon.continuous_update = True       # the picture is blitted: fast enough to follow the drag
         self.epsilon_text = widgets.Text(value=_epsilon_text(self.state.epsilon), description="typed ε",
                                          continuous_update=False, style=style, layout=widgets.Layout(width="170px"))
@@ -246,7 +254,7 @@ class RandomizedResponsePanel(Panel):
             widgets.HBox([self.attribute, self.n_categories, self.category_labels],
                          layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HBox([self.prior_source, self.prior_weights], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([self.design, self.epsilon, self.epsilon_text, self.p],
+            widgets.HBox([self.design, self.epsilon.row, self.epsilon_text, self.p],
                          layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([widgets.HTML("<b>Presets:</b>"), self.preset_example1, self.preset_secrecy],
                          layout=widgets.Layout(align_items="center")),
@@ -459,7 +467,7 @@ class RandomizedResponsePanel(Panel):
     def _on_epsilon_text(self, change: Any = None) -> None:
         """A typed epsilon goes to the state; a refused one is explained and the box shows the state's value."""
         try:
-            value = check_shared_epsilon(self.epsilon_text.value, "typed epsilon")
+            value = parse_typed_epsilon(self.epsilon_text.value, self.state.epsilon)
         except ExplorerError:
             with self.busy():
                 self.epsilon_text.value = _epsilon_text(self.state.epsilon)
@@ -551,10 +559,13 @@ class RandomizedResponsePanel(Panel):
             self.estimate_artists.update(values, errors, labels, title)
         plots.layout_once(self.estimate_figure, ("estimates", tuple(labels)))
         self.estimate_figure.canvas.draw_idle()
-        errors_text = "; ".join(f"{METHOD_LABELS.get(m, m)}: largest |error| {format_value(e, digits=3)}"
+        # the errors are read against the bound e_abs: shown with the decimals that decide that comparison
+        k = max([decisive_decimals(e, bounds.e_abs, decimals=4) for e in sim.max_abs_errors.values()
+                 if math.isfinite(e) and math.isfinite(bounds.e_abs)] or [4])
+        errors_text = "; ".join(f"{METHOD_LABELS.get(m, m)}: largest |error| {_decimals(e, k)}"
                                 for m, e in sim.max_abs_errors.items())
         info = (f"Error bounds of Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6, from the reports: "
-                f"e_abs = {bounds.e_abs:.4f}, e_rel = {bounds.e_rel:.4f} (B = {format_value(bounds.B, digits=4)}, "
+                f"e_abs = {_decimals(bounds.e_abs, k)}, e_rel = {bounds.e_rel:.4f} (B = {format_value(bounds.B, digits=4)}, "
                 f"α = {format_value(bounds.alpha)}). {errors_text}.")
         if sim.impossible:
             impossible = ", ".join(METHOD_LABELS.get(m, m) for m in sim.impossible)

@@ -36,7 +36,7 @@ from explorer.core.export import csv_safe
 from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
 from explorer.panels.base import Panel, on_change
-from explorer.panels.controls import epsilon_slider
+from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
 from explorer.panels.snippets import dataset_load_code
@@ -136,7 +136,7 @@ class TClosenessPanel(Panel):
             continuous_update=False, layout=box(width="260px")))
         self.method = self.control("method", widgets.Dropdown(
             options=METHODS, value="mdav", description="Clustering", layout=box(width="320px")))
-        self.k = self.control("k", widgets.BoundedIntText(
+        self.k = self.control("k", RangedIntText(status=self.status,
             value=k, min=1, max=10_000_000, description="k", layout=box(width="180px")))
         self.distance = self.control("distance", widgets.Dropdown(
             options=DISTANCE_OPTIONS, value="ratio", description="Distance", layout=box(width="320px")))
@@ -221,7 +221,7 @@ class TClosenessPanel(Panel):
             widgets.VBox([self.sensitive, self.binning, self.bins, self.edges]),
             widgets.VBox([self.method, widgets.HBox([self.k, self.cluster_button]), self.task.widget]),
         ], layout=box(flex_flow="row wrap"))
-        bound_row = widgets.HBox([self.distance, self.epsilon, self.t_label, self.t_emd],
+        bound_row = widgets.HBox([self.distance, self.epsilon.row, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([
             intro, controls, bound_row, self.switch_button, self.status.widget, self.stale.widget, self.caption,

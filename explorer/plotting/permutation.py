@@ -115,15 +115,18 @@ class DisplacementArtists:
         self.label.set_text(f"Spearman's rho = {rho:.3f}    T = {extent:.2f}    "
                             f"mean |r| = {np.abs(r).mean():.2f}")
         if attribute:
-            self.ax.set_title(f"{attribute}: rank displacement r of every record, sorted", fontsize=9)
+            self.ax.set_title(f"{attribute}: r = rank(y) − rank(x) of every record, sorted", fontsize=9)
 
 
 def plot_rank_displacement(ax: Axes, displacement: np.ndarray, rho: float, extent: float,
                            attribute: str = "") -> DisplacementArtists:
-    """Ruiz's rank-displacement vector r_j (Ruiz 2018, Section 3), sorted, with Spearman's rho and T_j.
+    """The rank displacements r = rank(y) - rank(x) of an attribute, sorted, with Spearman's rho and T_j.
 
     A step line through the sorted displacements (one artist, any n): the flat
-    part at 0 is the records that did not move (T_j = share of the others).
+    part at 0 is the records that did not move (T_j = share of the others).  The
+    axis label states the convention, rank(y) - rank(x) (positive: the record's
+    masked value ranks higher), the one the permutation and dominance tabs use
+    (:func:`explorer.core.permutation.ranking.rank_shift`: equal values never count as moved).
 
     Examples
     --------
@@ -136,7 +139,7 @@ def plot_rank_displacement(ax: Axes, displacement: np.ndarray, rho: float, exten
     (line,) = ax.plot([], [], drawstyle="steps-mid", color=MASKED_COLOUR, linewidth=1.5)
     (zero,) = ax.plot([], [], color="black", linewidth=0.6)
     label = ax.text(0.02, 0.95, "", transform=ax.transAxes, fontsize=9, va="top")
-    ax.set(xlabel="records, sorted by displacement", ylabel="rank displacement r (positions)")
+    ax.set(xlabel="records, sorted by displacement", ylabel="r = rank(y) − rank(x)  (ranks)")
     artists = DisplacementArtists(ax, line, zero, label)
     artists.update(displacement, rho, extent, attribute)
     return artists

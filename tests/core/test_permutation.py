@@ -611,3 +611,58 @@ def test_ordinal_columns_are_ranked_by_declared_order():
     Y = pd.DataFrame({"level": pd.Series(["mid", "high", "low"], dtype=cats), "v": [1.0, 2.0, 3.0]})
     Z = reverse_map_frame(X, Y, rng=0)
     assert Z["level"].tolist() == [1.0, 2.0, 0.0]             # codes in declared order
+
+
+# ---------------------------------------------------------------------------------- ties never count as moved
+def _rounded_normal_masked_without_rank_change(n=1000, seed=4):
+    """Normal data rounded to 2 decimals (many ties) and additive noise of sd fraction 0.02 that changes
+    no rank: noise drawn with the data's own draws (Y = X + 0.02 * sd * (X - mean) / sd) plus a jitter
+    far below the rounding step, which tells equal values apart but swaps no two different ones."""
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.normal(0, 1, size=(n, 3)), 2)
+    y = x + 0.02 * (x - x.mean(axis=0)) + rng.uniform(-1e-4, 1e-4, size=x.shape)
+    return x, y
+
+
+@pytest.mark.parametrize("ties", ["random", "first", "average"])
+def test_rho_one_with_many_ties_gives_no_displacement_under_every_tie_policy(ties):
+    from explorer.core.permutation import permutation_analysis, rank_shift
+
+    x, y = _rounded_normal_masked_without_rank_change()
+    assert len(np.unique(x[:, 0])) < 0.7 * len(x)                     # many ties
+    for j in range(3):
+        assert round(spearman(x[:, j], y[:, j]), 3) == 1.0
+        assert np.all(rank_shift(x[:, j], y[:, j]) == 0)
+        assert permutation_extent(x[:, j], y[:, j], ties=ties, rng=1) == 0.0
+    a = permutation_analysis(x, y, ties=ties, rng=0, n_random=50)
+    assert np.all(a.displacement == 0) and a.extent.tolist() == [0.0, 0.0, 0.0]
+    if ties != "average":
+        z = reverse_map_frame(x, y, 0, ties=ties)
+        for j in range(3):
+            assert np.all(rank_displacement(x[:, j], z[:, j], ties=ties, rng=3, zero=0) == 0)
+
+
+def test_displacement_without_ties_is_rank_y_minus_rank_x():
+    from explorer.core.permutation import rank_shift
+
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(size=200), rng.normal(size=200)
+    expected = ranks(y, ties="first") - ranks(x, ties="first")
+    assert rank_shift(x, y).tolist() == expected.tolist()
+    assert permutation_extent(x, y) == np.mean(expected != 0)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(hnp.arrays(np.float64, st.integers(2, 60), elements=st.integers(-5, 5).map(float)),
+       st.sampled_from(["exp", "cube", "affine", "arctan"]))
+def test_any_strictly_monotone_transform_gives_zero_displacement(x, transform):
+    from explorer.core.permutation import rank_shift
+
+    f = {"exp": np.exp, "cube": lambda v: v ** 3 + v, "affine": lambda v: 3 * v - 7, "arctan": np.arctan}[transform]
+    y = f(x)
+    assert np.all(rank_shift(x, y) == 0)
+    for ties in ("first", "random"):
+        assert permutation_extent(x, y, ties=ties, rng=0) == 0.0
+        assert np.all(rank_displacement(x, y, ties=ties, rng=0, zero=0) == 0)
+        z = reverse_map(x, y, 0, ties=ties)
+        assert np.all(rank_displacement(x, z, ties=ties, rng=5, zero=0) == 0)

@@ -55,3 +55,47 @@ def test_the_first_lessons_check_question_gives_feedback_wrong_then_right(browse
         save_screenshot(page, tmp_path, "lesson_right")
     finally:
         context.close()
+
+
+def _open_lessons(browser, url: str):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url, timeout=120_000)
+    page.wait_for_selector(".explorer-app", timeout=120_000)
+    open_tab(page, "Lessons")
+    expect(page.locator(f".explorer-lesson-{lessons()[0].key}")).to_be_visible(timeout=120_000)
+    return context, page
+
+
+def test_next_at_the_end_of_a_lesson_by_keyboard_and_no_answers_for_students(browser, explorer_server, tmp_path):
+    items = lessons()
+    context, page = _open_lessons(browser, explorer_server)
+    try:
+        end = page.locator(".explorer-lessons-next-end")
+        expect(end).to_contain_text(f"Next: 2. {items[1].title}")
+        # after the lesson's check question: the end of the lesson
+        check_box = page.locator(f".explorer-lesson-{items[0].key} .explorer-check").bounding_box()
+        assert end.bounding_box()["y"] > check_box["y"]
+        expect(page.locator(".explorer-lessons-answers")).to_have_text("")          # a student's page
+        expect(page.get_by_text("Answer:", exact=False)).to_have_count(0)
+        end.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(f".explorer-lesson-{items[1].key}")).to_be_visible(timeout=120_000)
+        # the focus, and so the view, goes back to the top of the page: the new lesson is read from its start
+        expect(page.locator(".explorer-lessons select").first).to_be_focused(timeout=30_000)
+        expect(page.locator(".explorer-lessons-previous-end")).to_contain_text(f"Previous: 1. {items[0].title}")
+        save_screenshot(page, tmp_path, "lesson_2_after_next")
+    finally:
+        context.close()
+
+
+def test_the_teacher_mode_from_the_address_shows_the_answers(browser, explorer_server, tmp_path):
+    context, page = _open_lessons(browser, explorer_server + "?teacher=1")
+    try:
+        answers = page.locator(".explorer-lessons-answers")
+        expect(answers).to_contain_text("Teacher mode", timeout=60_000)
+        expect(answers).to_contain_text("Answer:")
+        expect(answers).to_contain_text(lessons()[1].check.explanation[:50])
+    finally:
+        context.close()

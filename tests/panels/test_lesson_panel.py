@@ -185,6 +185,40 @@ def test_lessons_page_lists_the_lessons_in_order_and_steps():
     assert isinstance(lessons_widget(), widgets.VBox)
 
 
+def test_previous_and_next_are_also_at_the_end_of_each_lesson_labelled_with_where_they_go():
+    page = LessonsPage()
+    children = list(page.widget.children)
+    assert children.index(page.end_nav) == children.index(page.body) + 1          # right after the lesson
+    assert isinstance(page.next_end, widgets.Button) and isinstance(page.previous_end, widgets.Button)  # keyboard
+    assert page.previous_end.disabled and not page.next_end.disabled
+    assert page.next_end.description == f"Next: 2. {L.lessons()[1].title}"
+    page.next_end.click()
+    assert page.selector.value == KEYS[1] and page.previous_end.description.startswith("Previous: 1. ")
+    page.previous_end.click()
+    assert page.selector.value == KEYS[0]
+    page.selector.value = KEYS[-1]
+    assert page.next_end.disabled and page.next.disabled and page.next_end.tooltip == "This is the last lesson"
+
+
+def test_the_teachers_answers_are_on_the_page_only_in_teacher_mode():
+    from explorer.app import build_app, teacher_mode_requested
+
+    def page_text(page):
+        return " ".join(getattr(w, "value", "") for w in page.widget.children if isinstance(w, widgets.HTML))
+
+    page = LessonsPage()
+    answer = L.lessons()[0].check.explanation
+    assert not page.teacher_mode.value and answer.split(":")[0] not in page_text(page)   # a student's page
+    page.teacher_mode.value = True                                       # the toggle
+    assert "Teacher mode" in page.answers.value and "Answer:" in page.answers.value
+    page.teacher_mode.value = False
+    assert page.answers.value == ""
+    assert teacher_mode_requested("?teacher=1") and teacher_mode_requested("config=x&teacher=true")
+    assert not teacher_mode_requested("teacher=0") and not teacher_mode_requested(None)
+    assert build_app(query_string="teacher=1").panel("Lessons").teacher_mode.value is True
+    assert build_app(query_string="").panel("Lessons").answers.value == ""
+
+
 # ---------------------------------------------------------------------------------- the Panel contract
 def test_the_lessons_page_is_a_panel_whose_lesson_is_its_configuration():
     from explorer.errors import ConfigurationError

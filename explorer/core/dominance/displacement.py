@@ -5,6 +5,8 @@ In the permutation paradigm [1]_ [2]_ every masking of a numeric attribute is a 
 attribute ``j`` (``Z_j = P_j X_j``) in two ways, both here:
 
 * :func:`permutation_extent`, ``T_j = 1 - trace(P_j) / n``: the share of records that moved (Prop. 2);
+  from data it is the share of records whose tie-invariant rank displacement
+  (:func:`explorer.core.permutation.ranking.rank_shift`) is not zero, so equal values never count as moved;
 * the rank-displacement vector ``r_j``: ``r[k] = (row of the 1 in column k of P_j) - k``, positive when
   record k's value moved down (:func:`rank_displacement` from the data, :func:`displacements_from_matrix`
   from ``P_j``, :func:`displacement_matrix` for all attributes of a data set at once);
@@ -36,7 +38,7 @@ from numpy.typing import ArrayLike
 from explorer._validation import quote, check_number, check_rng
 from explorer.core.dominance._input import vector as _vector
 from explorer.core.masking import mask
-from explorer.core.permutation.ranking import paired_ranks, numeric_matrix, ranks
+from explorer.core.permutation.ranking import numeric_matrix, paired_ranks, rank_shift
 from explorer.core.permutation.reverse_mapping import reverse_map_frame
 from explorer.errors import ExplorerTypeError, InvalidParameterError
 
@@ -94,8 +96,14 @@ def rank_displacement(x: ArrayLike, z: ArrayLike, *, ties: str = "first", rng: A
     Notes
     -----
     With ``Z = P X`` and ``P[i, k] = 1`` iff rank(x_k) = rank(z_i), ``r[k] = i - k``.  This is a
-    displacement of record position, not rank(z) - rank(x) (``docs/conventions.md``).  It needs
-    O(n) memory, no matrix.
+    displacement of record position, not rank(z) - rank(x) (``docs/conventions.md``); for the
+    latter, independent of record order and of ties, see
+    :func:`explorer.core.permutation.ranking.rank_shift`.  It needs O(n) memory, no matrix.
+
+    With ties, P is the permutation that fixes as many records as it can
+    (:func:`explorer.core.permutation.ranking.paired_ranks`): a record whose value the masking did not
+    change is never moved, whatever the tie policy, and ``T_j = 1 - trace(P)/n`` is then the share of
+    records whose value changed.  Without ties this is Ruiz's r_j exactly.
 
     References
     ----------
@@ -179,10 +187,10 @@ def permutation_extent(permutation: ArrayLike, z: ArrayLike | None = None, *, ti
     z : array_like, optional
         The reverse-mapped (or anonymized) attribute, when ``permutation`` is the original x.  This is
         the signature ``permutation_extent(x, z)`` of :mod:`explorer.core.permutation`.
-    ties : {"first", "random"}
-        With ``z``: how equal values are told apart when ranking.
+    ties : {"first", "random", "average"}
+        Accepted for compatibility; T_j from data does not depend on how ties are broken.
     rng : numpy Generator or int seed, optional
-        With ``z`` and ``ties="random"``: breaks the ties.
+        Accepted for compatibility (no effect).
 
     Returns
     -------
@@ -194,7 +202,11 @@ def permutation_extent(permutation: ArrayLike, z: ArrayLike | None = None, *, ti
     .. math:: T_j = 1 - \\frac{\\operatorname{trace}(P_j)}{n} = \\frac{\\#\\{k : |r_{j(k)}| > 10^{-8}\\}}{n}
 
     A record stays put when its displacement is zero; a displacement counts as zero when
-    ``|r| <= 1e-8`` (Ruiz's epsilon placeholder), whichever form the permutation comes in.
+    ``|r| <= 1e-8`` (Ruiz's epsilon placeholder), whichever form the permutation comes in.  From
+    data (``x`` and ``z``), a record stays put when the rank interval of its value in X overlaps
+    that of its masked value (:func:`explorer.core.permutation.ranking.rank_shift`): without ties
+    this is ``rank(z_k) = rank(x_k)``, the fixed points of P_j; with ties equal values never count
+    as moved, so a masking that changes no rank gives T_j = 0 under every tie policy.
 
     References
     ----------
@@ -214,7 +226,8 @@ def permutation_extent(permutation: ArrayLike, z: ArrayLike | None = None, *, ti
     0.6
     """
     if z is not None:
-        return _moved_share(rank_displacement(permutation, z, ties=ties, rng=rng, zero=0.0))
+        # from data: the share of records whose rank moved, ties never counting (ties, rng: no effect)
+        return _moved_share(rank_shift(permutation, z).astype(float))
     try:
         p = np.asarray(permutation, dtype=float)
     except (TypeError, ValueError):
@@ -298,7 +311,9 @@ def displacement_matrix(X: Any, Y: Any, rng: Any = None, *, ties: str = "first",
         permutation (Prop. 4), but it depends on the order of the records.
         ``"rank"``: ``rank(y_k) - rank(x_k)``, the rank distance of Domingo-Ferrer and Muralidhar
         (2016), independent of record order (the same for ``D_j``'s purpose, but two attributes
-        permuted together do not give ``Delta = 0``).
+        permuted together do not give ``Delta = 0``); with ties it is
+        :func:`explorer.core.permutation.ranking.rank_shift` (equal values never count as moved,
+        whatever ``ties`` says).
 
     Returns
     -------
@@ -328,9 +343,7 @@ def displacement_matrix(X: Any, Y: Any, rng: Any = None, *, ties: str = "first",
         y, _ = numeric_matrix(Y, "Y")
         if x.shape != y.shape:
             raise InvalidParameterError(f"X and Y must have the same shape, got {x.shape} and {y.shape}")
-        return np.column_stack([
-            ranks(y[:, j], ties, generator).astype(float)
-            - ranks(x[:, j], ties, generator).astype(float) for j in range(x.shape[1])])
+        return np.column_stack([rank_shift(x[:, j], y[:, j]).astype(float) for j in range(x.shape[1])])
     z = np.asarray(reverse_map_frame(X, Y, generator, ties=ties), dtype=float)
     if z.ndim == 1:
         z = z[:, None]

@@ -82,6 +82,8 @@ from explorer.core.permutation.ranking import (
     _check_n,
     _pair,
     numeric_matrix,
+    rank_intervals,
+    rank_shift,
     ranks,
     spearman,
 )
@@ -106,6 +108,8 @@ __all__ = [
     "permutation_matrix",
     "permutation_extent",
     "rank_displacement",
+    "rank_shift",
+    "rank_intervals",
     "spearman",
     "PermutationDistances",
     "permutation_distances",
@@ -149,9 +153,12 @@ class PermutationAnalysis:
     spearman : (m,) float
         Spearman's rho between X_j and Y_j (= Z_j) per attribute (NaN for a constant attribute).
     extent : (m,) float
-        Ruiz's T_j = 1 - trace(P_j) / n.
+        Ruiz's T_j = 1 - trace(P_j) / n: the share of records whose displacement is not zero (the same
+        under every tie policy).
     displacement : (n, m) float
-        Ruiz's rank-displacement vectors r_j (zero displacements kept at 0).
+        The rank displacement rank(y) - rank(x) of every record
+        (:func:`explorer.core.permutation.ranking.rank_shift`: equal values never count as moved, so
+        it does not depend on the tie policy; zero displacements kept at 0).
     privacy : PermutedPrivacy
         (d, v)-permuted privacy of Y w.r.t. every original record (Table 4).
     verification : LinkageVerification
@@ -279,12 +286,11 @@ def permutation_analysis(X: Any, Y: Any, *, n_random: Any = "all", ties: str = "
     rho = np.full(x.shape[1], np.nan)
     extent = np.empty(x.shape[1])
     displacement = np.empty_like(x)
-    tie_rule = "first" if ties in ("first", "average") else "random"
     for j in range(x.shape[1]):
         if not (np.all(x[:, j] == x[0, j]) or np.all(y[:, j] == y[0, j])):
             rho[j] = spearman(x[:, j], y[:, j])
-        extent[j] = permutation_extent(x[:, j], z[:, j], ties=tie_rule, rng=int(seeds[1]))
-        displacement[:, j] = rank_displacement(x[:, j], z[:, j], ties=tie_rule, rng=int(seeds[1]), zero=0.0)
+        displacement[:, j] = rank_shift(x[:, j], y[:, j])
+        extent[j] = float(np.count_nonzero(displacement[:, j]) / x.shape[0])
     step("distances")
     privacy = permuted_privacy(x, y, ties=ties, rng=int(seeds[2]))
     step("linkage")

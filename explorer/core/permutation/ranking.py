@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike
 from explorer._validation import check_matrix, check_rng
 from explorer.errors import DatasetError, ExplorerTypeError, InvalidParameterError
 
-__all__ = ["TIES", "MISSING_POLICIES", "numeric_matrix", "ranks", "spearman"]
+__all__ = ["TIES", "MISSING_POLICIES", "numeric_matrix", "ranks", "rank_intervals", "rank_shift", "spearman"]
 
 #: Tie-breaking policies of :func:`ranks`.
 TIES = ("random", "first", "average")
@@ -296,8 +296,76 @@ def _order(key: np.ndarray, ties: str, generator: np.random.Generator | None) ->
     return np.argsort(key, kind="stable")
 
 
+def rank_intervals(values: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """The rank interval ``[low, high]`` of every value: the 1-based ranks its tie block spans.
+
+    A value equal to no other has ``low == high ==`` its rank; ``g`` equal values all get the same
+    interval of width ``g - 1``, whichever way their ties would be broken (every tie policy of
+    :func:`ranks` gives each of them a rank inside it, and mid-ranks are its centre).
+
+    Examples
+    --------
+    >>> [a.tolist() for a in rank_intervals([5, 1, 5, 3])]
+    [[3, 1, 3, 2], [4, 1, 4, 2]]
+    """
+    v = _as_vector(values, "values")
+    ordered = np.sort(v)
+    low = np.searchsorted(ordered, v, side="left") + 1
+    high = np.searchsorted(ordered, v, side="right")
+    return low.astype(np.int64), high.astype(np.int64)
+
+
+def rank_shift(x: ArrayLike, y: ArrayLike) -> np.ndarray:
+    """How many ranks each record moved, rank(y) - rank(x), whatever way ties are broken.
+
+    Notes
+    -----
+    Let ``[a_k, b_k]`` be the rank interval of ``x_k`` among X and ``[c_k, d_k]`` that of ``y_k`` among
+    Y (:func:`rank_intervals`: the ranks the tie block of the value spans).  The displacement of
+    record k is the signed gap between the two intervals::
+
+        r_k = c_k - b_k   if c_k > b_k   (moved up: y_k ranks above every rank x_k could have)
+        r_k = d_k - a_k   if d_k < a_k   (moved down)
+        r_k = 0           if the intervals overlap
+
+    that is the smallest |rank(y_k) - rank(x_k)| over every way of breaking the ties of X and of Y,
+    with its sign.  So:
+
+    * without ties it is exactly ``rank(y_k) - rank(x_k)``, the rank displacement of Domingo-Ferrer
+      and Muralidhar (2016) and Ruiz (2018) (the papers' printed numbers are unchanged);
+    * it never depends on a tie policy or a seed: equal values never count as moved;
+    * a masking that changes no rank (y a non-decreasing function of x, for example a strictly
+      monotone transform, or noise too small to swap two different values that only tells equal
+      values apart) gives 0 for every record.
+
+    ``y`` may be the masked attribute Y or its reverse mapping Z (Z has Y's order).
+
+    Examples
+    --------
+    >>> rank_shift([135, 52, 123, 165, 160], [160, 52, 123, 135, 165]).tolist()
+    [1, 0, 0, -2, 1]
+    >>> rank_shift([1.0, 1.0, 2.0], [0.5, 0.7, 3.0]).tolist()     # ties told apart by noise: nothing moved
+    [0, 0, 0]
+    >>> rank_shift([1, 2, 3], [3, 2, 1]).tolist()
+    [2, 0, -2]
+    """
+    xv, yv = _as_vector(x, "x"), _as_vector(y, "y")
+    if xv.size != yv.size:
+        raise DatasetError(f"x and y must have the same number of records, got {xv.size} and {yv.size}")
+    a, b = rank_intervals(xv)
+    c, d = rank_intervals(yv)
+    return np.where(c > b, c - b, np.where(d < a, d - a, 0)).astype(np.int64)
+
+
 def paired_ranks(x: ArrayLike, z: ArrayLike, ties: str, rng: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Strict (1-based, integer) ranks of two vectors of the same length, as a permutation needs."""
+    """Strict (1-based, integer) ranks of two vectors of the same length, as a permutation needs.
+
+    X's ties are broken by the policy; Z's are broken so that the permutation fixes as many records as
+    it can: a record whose X rank lies in its z value's rank interval keeps that rank, and the other
+    records of each tie block of Z take the block's remaining ranks in the order of the policy.  So a
+    record whose value the masking did not change (within its ties) is never counted as moved, and
+    without ties both are the plain ranks.
+    """
     ties = _check_ties(ties)
     if ties == "average":
         raise InvalidParameterError("ties='average' gives fractional ranks; a permutation needs 'first' or 'random'")
@@ -305,7 +373,22 @@ def paired_ranks(x: ArrayLike, z: ArrayLike, ties: str, rng: Any) -> tuple[np.nd
     if xv.size != zv.size:
         raise DatasetError(f"x and z must have the same number of records, got {xv.size} and {zv.size}")
     generator = check_rng(rng) if ties == "random" else None
-    return _ranks_1d(xv, ties, generator, False), _ranks_1d(zv, ties, generator, False)
+    rx = _ranks_1d(xv, ties, generator, False)
+    rz = _ranks_1d(zv, ties, generator, False)
+    low, high = rank_intervals(zv)
+    if np.all(low == high):                    # Z has no ties: nothing to choose
+        return rx, rz
+    fixed = (rx >= low) & (rx <= high)
+    free = np.flatnonzero(~fixed)
+    slots = np.ones(rx.size + 1, dtype=bool)
+    slots[0] = False
+    slots[rx[fixed]] = False
+    result = np.empty_like(rz)
+    result[fixed] = rx[fixed]
+    # the free records, ordered by their policy rank in Z, take the free ranks in order: tie blocks are
+    # runs of consecutive ranks, so each block's free records get the block's free ranks
+    result[free[np.argsort(rz[free], kind="stable")]] = np.flatnonzero(slots)
+    return rx, result
 
 
 def spearman(x: ArrayLike, z: ArrayLike) -> float:
