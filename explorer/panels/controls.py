@@ -15,7 +15,7 @@ import traitlets
 
 from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.status import StatusLine
-from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, check_shared_epsilon, shorten
+from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, check_shared_epsilon
 
 __all__ = ["RangedFloatText", "RangedIntText", "epsilon_slider", "epsilon_text", "parse_typed_epsilon", "state_view",
            "typed_epsilon"]
