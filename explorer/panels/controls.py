@@ -7,6 +7,7 @@ state's check and follows the state.  :func:`state_view` makes any control such 
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import ipywidgets as widgets
@@ -15,7 +16,7 @@ from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.status import StatusLine
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState
 
-__all__ = ["epsilon_slider", "state_view"]
+__all__ = ["epsilon_slider", "epsilon_words", "state_view"]
 
 
 def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status: StatusLine, *,
@@ -94,4 +95,21 @@ def epsilon_slider(state: AppState, status: StatusLine, *, description: str = "�
                                  description=description, continuous_update=False, readout_format=".2f",
                                  **({"layout": layout} if layout is not None else {}),
                                  **({"style": style} if style is not None else {}))
+    slider._explorer_name = "ε, the privacy parameter" if description.strip() == "ε" else description
+    slider._explorer_valuetext = epsilon_words      # aria-valuetext (explorer.panels.access; ipywidgets issue 2650)
     return state_view(slider, state, "epsilon", status)
+
+
+def epsilon_words(epsilon: float) -> str:
+    """The ε slider's value in words, as a screen reader says it: ε and the odds bound e^ε it sets.
+
+    Examples
+    --------
+    >>> epsilon_words(1.0)
+    'ε = 1.00, odds at most ×2.7'
+    >>> epsilon_words(10.0)
+    'ε = 10.00, odds at most ×22,026'
+    """
+    odds = math.exp(epsilon)
+    bound = f"{odds:,.0f}" if odds >= 100 else f"{odds:.1f}"
+    return f"ε = {epsilon:.2f}, odds at most ×{bound}"
