@@ -348,7 +348,7 @@ class FigureAccess:
                                           layout=widgets.Layout(width="auto"))
             toggle.add_class("explorer-data-table-toggle")
             toggle.add_class(f"explorer-data-table-toggle-{view.key}")
-            toggle._explorer_name = f"Data table of the figure: {view.title}"
+            toggle._explorer_name = f"{label}, {view.title}"      # the visible label first (WCAG 2.5.3)
             table = widgets.HTML("", layout=widgets.Layout(display="none", max_width="100%"))
             table.add_class("explorer-data-table")
             table.add_class(f"explorer-data-table-{uid}-{number}")

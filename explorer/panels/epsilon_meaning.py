@@ -105,6 +105,7 @@ class EpsilonMeaningPanel(Panel):
             "deniability it leaves. t-closeness: exp(ε/2)-closeness gives ε-differential privacy, and how "
             "concentrated a cluster may then be. Accuracy: what a data collector loses estimating the "
             f"distribution. Sources: {escape(cite('rr-dp'))}; {escape(cite('multidim-rr'))}.</div>")
+        self.announce(self.lines)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([
             intro,
             widgets.HBox([self.epsilon, self.attribute], layout=widgets.Layout(flex_flow="row wrap")),

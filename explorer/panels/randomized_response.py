@@ -26,6 +26,7 @@ from explorer.core.rr.estimation import code_frequencies
 from explorer.core.rr.simulation import MAX_SAMPLE, simulate_estimation
 from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider
 from explorer.panels.figures import make_figure
@@ -176,6 +177,9 @@ class RandomizedResponsePanel(Panel):
             value=0, description="seed", style=style, layout=widgets.Layout(width="140px")),
             check=_non_negative("seed"))
         self.epsilon_label = widgets.HTML()
+        # the sliders' values in words (aria-valuetext; ipywidgets issue 2650: explorer.panels.access)
+        valuetext(self.n_categories, lambda r: f"r = {r} categories")
+        valuetext(self.p, lambda p: f"p = {p:.2f}, the probability of keeping the true answer")
         self.normalise_rows = widgets.Button(description="normalise rows", icon="balance-scale")
         self.simulate = widgets.Button(description="Compute", button_style="primary", icon="play")
         self.simulation_stale = self.stale          # the simulation on screen was made with other inputs
@@ -256,6 +260,7 @@ class RandomizedResponsePanel(Panel):
             widgets.HBox([self.n_samples, self.seed, self.simulate], layout=widgets.Layout(align_items="center")),
             self.simulation_stale.widget, self.estimate_info, self.estimate_canvas])
         css = widgets.HTML(INVALID_ROW_CSS.format(prefix="explorer-rr"))
+        self.announce(self.epsilon_label, self.estimate_info)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([css, controls, self.epsilon_label, self.status.widget, self.canvas, simulation])
         self.widget.add_class("explorer-rr-panel")
 
