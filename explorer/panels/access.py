@@ -300,8 +300,9 @@ def accessible_table(frame: pd.DataFrame, caption: str) -> str:
     head = f'<th scope="col">{e(index_name)}</th>' + "".join(
         f'<th scope="col">{e(_cell(column))}</th>' for column in frame.columns)
     rows = []
-    for label, values in zip(frame.index, frame.itertuples(index=False, name=None)):
-        cells = "".join(f"<td>{e(_cell(v))}</td>" for v in values)
+    columns = [frame.iloc[:, j].tolist() for j in range(frame.shape[1])]
+    for i, label in enumerate(frame.index):
+        cells = "".join(f"<td>{e(_cell(column[i]))}</td>" for column in columns)
         rows.append(f'<tr><th scope="row">{e(_cell(label))}</th>{cells}</tr>')
     body = "".join(rows) or f'<tr><td colspan="{len(frame.columns) + 1}">no numbers yet</td></tr>'
     return (f"<table><caption>{e(caption)}</caption><thead><tr>{head}</tr></thead>"
@@ -353,6 +354,7 @@ class FigureAccess:
             table.add_class("explorer-data-table")
             table.add_class(f"explorer-data-table-{uid}-{number}")
             toggle.observe(lambda change, n=number: self._on_toggle(n, change["new"]), names="value")
+            access.bridge.put(access.mark(toggle), "", {"aria-expanded": "false"})
             self.toggles.append(toggle)
             self.tables.append(table)
         self.row = widgets.HBox(list(self.toggles), layout=widgets.Layout(flex_flow="row wrap"))
@@ -373,6 +375,7 @@ class FigureAccess:
             this = weakref.ref(self)
             listen(lambda: (lambda me: me.schedule() if me is not None else None)(this()))
         self.refresh()
+        self.schedule()          # again once the panel's __init__ has drawn (in a kernel; now without a loop)
 
     # ------------------------------------------------------------------ text
     def _describe(self, view: Any) -> str | None:
@@ -440,7 +443,7 @@ class FigureAccess:
         if shown:
             self._fill_table(number)
         self.tables[number].layout.display = None if shown else "none"
-        self.access.bridge.put(self.access.mark(self.toggles[number]), "button",
+        self.access.bridge.put(self.access.mark(self.toggles[number]), "",
                                {"aria-expanded": "true" if shown else "false"})
 
 
@@ -555,63 +558,56 @@ class PanelAccess:
             self.bridge.rules = {key: value for key, value in self.bridge.rules.items() if key not in classes}
 
     def name(self, widget: widgets.Widget) -> bool:
-        """Give ``widget`` its accessible name (and a slider its value in words); False if it is no control."""
-        if isinstance(widget, _RANGE_SLIDERS + _SLIDERS):
-            kind = "slider"
-        elif isinstance(widget, _INPUTS):
-            kind = "input"
-        elif isinstance(widget, _SELECTS):
-            kind = "select"
-        elif isinstance(widget, widgets.Checkbox):
-            kind = "checkbox"
-        elif isinstance(widget, _GROUPS):
-            kind = "group"
-        elif isinstance(widget, (widgets.Button, widgets.ToggleButton)):
-            kind = "button"
-        else:
+        """Give ``widget`` its accessible name (and a slider its value in words); False if it is no control.
+
+        The name follows the control's description (a panel that renames a control renames it for a screen
+        reader too).
+        """
+        kind = _kind(widget)
+        if kind is None:
             return False
-        name = accessible_name(widget)
-        if kind == "button" and _plain(getattr(widget, "description", "")):
-            if not getattr(widget, "_explorer_name", None):
-                return False                      # its text is its name
-        if not name:
+        if kind == "button" and _plain(getattr(widget, "description", "")) \
+                and not getattr(widget, "_explorer_name", None):
+            return False                          # its text is its name
+        if not accessible_name(widget):
             self.unnamed.append(widget)
             return False
         css_class = self.mark(widget)
         widget._explorer_aria_named = True
-        if kind == "slider":
-            self._name_slider(widget, css_class, name)
-        elif kind == "input":
-            self.bridge.put(css_class, "input, textarea", {"aria-label": name})
-        elif kind == "select":
-            self.bridge.put(css_class, "select", {"aria-label": name})
-        elif kind == "checkbox":
-            self.bridge.put(css_class, "input[type=checkbox]", {"aria-label": name})
-        elif kind == "group":
-            role = "radiogroup" if isinstance(widget, widgets.RadioButtons) else "group"
-            self.bridge.put(css_class, "", {"role": role, "aria-label": name})
-        else:
-            self.bridge.put(css_class, "button", {"aria-label": name})
-            self.bridge.put(css_class, "", {"aria-label": name})
-        return True
-
-    def _name_slider(self, widget: widgets.Widget, css_class: str, name: str) -> None:
-        ranged = isinstance(widget, _RANGE_SLIDERS)
 
         def update(change: Any = None) -> None:
-            text = slider_text(widget)
-            if ranged:
-                self.bridge.put(css_class, ".noUi-handle-lower", {"aria-label": f"{name}, lower end",
-                                                                  "aria-valuetext": text})
-                self.bridge.put(css_class, ".noUi-handle-upper", {"aria-label": f"{name}, upper end",
-                                                                  "aria-valuetext": text})
-            else:
-                self.bridge.put(css_class, ".noUi-handle", {"aria-label": name, "aria-valuetext": text})
+            self._apply(widget, kind, css_class)
 
         update()
-        self.bridge.put(css_class, ".widget-readout", {"aria-label": f"{name}, typed value", "role": "textbox"})
-        widget.observe(update, names="value")
-        widget._explorer_valuetext_update = update
+        names = ["description", "tooltip", "placeholder"]
+        if kind == "slider":
+            names += ["value", "min", "max", "options"]
+        widget.observe(update, names=[n for n in names if widget.has_trait(n)])
+        widget._explorer_aria_update = update     # words that read other controls: call it when they change
+        return True
+
+    def _apply(self, widget: widgets.Widget, kind: str, css_class: str) -> None:
+        name = accessible_name(widget) or "unnamed control"
+        put = self.bridge.put
+        if kind == "slider":
+            text = slider_text(widget)
+            if isinstance(widget, _RANGE_SLIDERS):
+                put(css_class, ".noUi-handle-lower", {"aria-label": f"{name}, lower end", "aria-valuetext": text})
+                put(css_class, ".noUi-handle-upper", {"aria-label": f"{name}, upper end", "aria-valuetext": text})
+            else:
+                put(css_class, ".noUi-handle", {"aria-label": name, "aria-valuetext": text})
+            put(css_class, ".widget-readout", {"aria-label": f"{name}, typed value", "role": "textbox"})
+        elif kind == "input":
+            put(css_class, "input, textarea", {"aria-label": name})
+        elif kind == "select":
+            put(css_class, "select", {"aria-label": name})
+        elif kind == "checkbox":
+            put(css_class, "input[type=checkbox]", {"aria-label": name})
+        elif kind == "group":
+            put(css_class, "", {"role": "radiogroup" if isinstance(widget, widgets.RadioButtons) else "group",
+                                "aria-label": name})
+        else:
+            put(css_class, "", {"aria-label": name})
 
     def slider_text(self, widget: widgets.Widget) -> str:
         """The ``aria-valuetext`` the bridge holds for ``widget``'s handle now."""
@@ -621,6 +617,16 @@ class PanelAccess:
             if text is not None:
                 return text
         return ""
+
+
+def _kind(widget: widgets.Widget) -> str | None:
+    """What kind of control ``widget`` is, for its ARIA attributes (None: not a control)."""
+    for kinds, kind in ((_RANGE_SLIDERS + _SLIDERS, "slider"), (_INPUTS, "input"), (_SELECTS, "select"),
+                        ((widgets.Checkbox,), "checkbox"), (_GROUPS, "group"),
+                        ((widgets.Button, widgets.ToggleButton), "button")):
+        if isinstance(widget, kinds):
+            return kind
+    return None
 
 
 def _parents(root: widgets.Widget) -> dict[int, tuple[widgets.Box, widgets.Widget]]:
