@@ -581,7 +581,7 @@ class PanelAccess:
         update()
         names = ["description", "tooltip", "placeholder"]
         if kind == "slider":
-            names += ["value", "min", "max", "options"]
+            names += ["value", "min", "max", "options", "disabled"]
         widget.observe(update, names=[n for n in names if widget.has_trait(n)])
         widget._explorer_aria_update = update     # words that read other controls: call it when they change
         return True
@@ -596,6 +596,7 @@ class PanelAccess:
                 put(css_class, ".noUi-handle-upper", {"aria-label": f"{name}, upper end", "aria-valuetext": text})
             else:
                 put(css_class, ".noUi-handle", {"aria-label": name, "aria-valuetext": text})
+            put(css_class, ".noUi-handle", {"aria-disabled": "true" if widget.disabled else None})
             put(css_class, ".widget-readout", {"aria-label": f"{name}, typed value", "role": "textbox"})
         elif kind == "input":
             put(css_class, "input, textarea", {"aria-label": name})
