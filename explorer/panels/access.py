@@ -109,6 +109,7 @@ BRIDGE_CSS = """
   padding: 0 !important; margin: -1px !important; overflow: hidden !important; clip: rect(0, 0, 0, 0) !important;
   white-space: nowrap !important; border: 0 !important; }
 .explorer-figure-tools { flex-wrap: wrap; gap: 4px; margin: 0 0 4px 0; }
+.explorer-figure-access-row { gap: 4px; }
 .explorer-figure-tools .jupyter-button { height: 24px; line-height: 22px; font-size: 12px; padding: 0 8px;
   width: auto; margin: 0; }
 .explorer-data-table { max-width: 100%; overflow: auto; }
@@ -329,7 +330,7 @@ class FigureAccess:
         What goes under the canvas: the row, the tables and the description.
     """
 
-    def __init__(self, access: "PanelAccess", canvas: Any, views: list) -> None:
+    def __init__(self, access: "PanelAccess", canvas: Any, views: list, *, named: bool = False) -> None:
         self.access = access
         self.canvas = canvas
         self.views = list(views)
@@ -341,10 +342,11 @@ class FigureAccess:
         self.description.add_class("explorer-sr-only")
         self.description.add_class("explorer-figure-text")
         several = len(self.views) > 1
+        named = named or several
         self.toggles: list[widgets.ToggleButton] = []
         self.tables: list[widgets.HTML] = []
         for number, view in enumerate(self.views):
-            label = f"Data table: {view.key.replace('_', ' ')}" if several else "Data table"
+            label = (f"Data table: {re.sub(r'[-_]', ' ', view.key)}" if named else "Data table")
             toggle = widgets.ToggleButton(value=False, description=label, tooltip=f"{view.title}: its numbers as a table",
                                           layout=widgets.Layout(width="auto"))
             toggle.add_class("explorer-data-table-toggle")
@@ -502,8 +504,9 @@ class PanelAccess:
                 continue
             groups.setdefault(id(view.canvas), (view.canvas, []))[1].append(view)
         parents = _parents(root)
+        named = sum(len(views) for _, views in groups.values()) > 1     # several figures: each button says which
         for canvas, views in groups.values():
-            access = FigureAccess(self, canvas, views)
+            access = FigureAccess(self, canvas, views, named=named)
             self.figures.append(access)
             for view in views:
                 view.access = access
@@ -654,11 +657,19 @@ def _insert_after(canvas: Any, item: widgets.Widget, parents: dict) -> None:
         if vertical:
             children = list(box.children)
             position = children.index(node) + 1
-            while position < len(children) and getattr(children[position], "_explorer_after", None) is not None \
-                    and id(children[position]._explorer_after) == id(node):
-                position += 1                       # several canvases of one row: their rows in order
-            item._explorer_after = node
-            children.insert(position, item)
+            following = children[position] if position < len(children) else None
+            if following is not None and getattr(following, "_explorer_after", None) is node:
+                # several canvases side by side: their buttons side by side too, in one line under the row
+                if not isinstance(following, widgets.HBox) or "explorer-figure-access-row" not in following._dom_classes:
+                    group = widgets.HBox([following], layout=widgets.Layout(flex_flow="row wrap", max_width="100%",
+                                                                            align_items="flex-start"))
+                    group.add_class("explorer-figure-access-row")
+                    group._explorer_after = node
+                    children[position] = following = group
+                following.children = (*following.children, item)
+            else:
+                item._explorer_after = node
+                children.insert(position, item)
             box.children = children
             for child in children:
                 parents[id(child)] = (box, child)
