@@ -207,3 +207,27 @@ def test_the_randomized_response_epsilon_moves_by_keyboard_and_says_its_value(pa
     expect(status).to_contain_text("ε = 0 ", timeout=TIMEOUT)
     # the typed box and the readout have names too
     expect(page.get_by_role("textbox", name="typed ε", exact=True)).to_have_value("0", timeout=TIMEOUT)
+
+
+def test_under_the_demo_csp_the_bridge_runs_and_the_figures_speak(browser, demo_server):
+    """``privacy-explorer --demo`` (its Content-Security-Policy): the bridge's module loads like the sizer's."""
+    from tests.e2e.test_demo_e2e import close_and_wait
+
+    url, server, _log = demo_server
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(url, timeout=180_000)
+        page.wait_for_selector(".explorer-app", timeout=180_000)
+        open_tab(page, "Randomized response")
+        assert "ε = 1, attained" in _figure_text(page, "randomized response matrix")
+        _check_tab(page, "Randomized response (demo)")
+        violations = [line for line in console if "Content Security Policy" in line]
+        assert violations == [], violations
+    finally:
+        left = close_and_wait(page, server)         # the shared demo server is left with no kernel
+        context.close()
+    assert left == 0, "closing the page did not stop its kernel within 10 s"
