@@ -668,8 +668,10 @@ class RandomizedResponsePanel(Panel):
                     f"value, column v the report; {eps}, attained in column {res.column + 1} (framed). "
                     f"Rows: {rows(table)}.")
         if key == "posterior":
+            guesses = "; ".join(f"after the report {v} it is {row.idxmax()} (right with probability {row.max():.3f})"
+                                for v, row in table.iterrows() if not row.isna().all())
             return (f"Heatmap of the posterior Pr(X = u | Y = v): row v is the report, column u the true value; "
-                    f"rows: {rows(table)}.")
+                    f"rows: {rows(table)}. The intruder's best guess: {guesses}.")
         if key == "deniability":
             heights = table["H(X | Y = v) [bits]"]
             flagged = [str(v) for v, flag in table["misinformative"].items() if flag]

@@ -142,6 +142,10 @@ def test_the_epsilon_slider_says_epsilon_and_the_odds_bound_and_follows_the_stat
     # the figure's words follow a redraw (a browser's frame does it; here refresh())
     panel.access.refresh()
     assert "ε = 2" in panel.access.figures[0].description.value
+    from explorer.core import deniability, rr
+    posterior = deniability.read_matrix(rr.optimal_matrix(4, 2.0), [0.25] * 4).posterior
+    assert (f"after the report 1 it is 1 (right with probability {posterior[0].max():.3f})"
+            in panel.access.figures[0].description.value)
 
 
 def test_a_rebuilt_matrix_grid_gets_names_and_the_old_cells_rules_go():
