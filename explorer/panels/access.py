@@ -72,8 +72,16 @@ _counter = itertools.count(1)
 BRIDGE_ESM = r"""
 function render({ model, el }) {
   el.classList.add("explorer-aria-bridge");
-  const put = (node, attrs) => {
+  let seen = {};                       // class + selector -> the attributes last received, as JSON
+  const put = (node, attrs, fresh) => {
     for (const [name, value] of Object.entries(attrs)) {
+      if (name === "aria-valuetext") {
+        // The kernel's words are for the value the handle had when they arrived.  When the handle has moved
+        // since (a key press: the kernel's new words are on their way), noUiSlider's own number is newer.
+        const now = node.getAttribute("aria-valuenow");
+        if (fresh) node.__explorerNow = now;
+        else if (node.__explorerNow !== undefined && node.__explorerNow !== now) continue;
+      }
       if (value === null || value === undefined) {
         if (node.hasAttribute(name)) node.removeAttribute(name);
       } else if (node.getAttribute(name) !== String(value)) {
@@ -81,24 +89,30 @@ function render({ model, el }) {
       }
     }
   };
-  const apply = () => {
+  const apply = (fromKernel) => {
     const rules = model.get("rules") || {};
+    const next = {};
     for (const [cls, targets] of Object.entries(rules)) {
       for (const host of document.getElementsByClassName(cls)) {
         for (const [selector, attrs] of Object.entries(targets)) {
+          const key = cls + " " + selector;
+          const json = next[key] || (next[key] = JSON.stringify(attrs));
+          const fresh = fromKernel === true && seen[key] !== json;
           const nodes = selector === "" ? [host] : host.querySelectorAll(selector);
-          for (const node of nodes) put(node, attrs);
+          for (const node of nodes) put(node, attrs, fresh || node.__explorerNow === undefined);
         }
       }
     }
+    if (fromKernel === true) seen = next;
   };
   // Setting an attribute to the value it has is skipped, so the observer settles after one more pass.
-  const observer = new MutationObserver(apply);
+  const observer = new MutationObserver(() => apply(false));
   observer.observe(document.body, { childList: true, subtree: true, attributes: true,
     attributeFilter: ["aria-valuetext", "aria-label", "role", "class"] });
-  model.on("change:rules", apply);
-  apply();
-  return () => { observer.disconnect(); model.off("change:rules", apply); };
+  const changed = () => apply(true);
+  model.on("change:rules", changed);
+  apply(true);
+  return () => { observer.disconnect(); model.off("change:rules", changed); };
 }
 export default { render };
 """

@@ -13,6 +13,7 @@ import re
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
@@ -150,7 +151,7 @@ def test_every_tab_s_figures_speak_and_follow_a_control_with_the_core_s_numbers(
     columns = [c for c in columns if c in X.columns]
     X = X[columns]
     Y = mask(X.to_numpy(dtype=float), MASKING_METHODS["additive_noise"], 0.26, rng=seed_streams(1)["mask"])
-    import pandas as pd
+
     analysis = permutation_analysis(X, pd.DataFrame(Y, columns=columns), n_random=10000, ties="average",
                                     rng=seed_streams(1)["analysis"])
     shift = analysis.displacement[:, 0]
