@@ -259,6 +259,19 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self._design_overflow: float | None = None
         self._overflow_last = 0.0
         self._measured_width: int | None = None     # the width of the last layout fit_width measured
+        self._frame_listeners: list = []              # called after each frame sent (the figure's words follow it)
+
+    def add_frame_listener(self, listener) -> None:
+        """Call ``listener()`` after every frame this canvas sends to the browser (:mod:`explorer.panels.access`:
+        the figure's text alternative is recomputed from what was just drawn).  A failing listener is logged."""
+        self._frame_listeners.append(listener)
+
+    def _frame_sent(self) -> None:
+        for listener in list(self._frame_listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("canvas: a frame listener failed")
 
     # ------------------------------------------------------------------ following the container's width
     def fit_width(self, width: Any) -> bool:
@@ -373,11 +386,14 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         """ipympl's ``Canvas.send_binary`` (the data URL kept until a browser view attaches) with
         :func:`encode_png` (fast path)."""
         if not self.fast_path:
-            return super().send_binary(data)
+            super().send_binary(data)
+            self._frame_sent()
+            return
         if self.syncing_data_url:
             last = self._last_buff.view(dtype=np.uint8).reshape((*self._last_buff.shape, 4))
             self._data_url = b64encode(encode_png(last)).decode("utf-8")
         self.send({"data": json.dumps({"type": "binary"})}, buffers=[data])
+        self._frame_sent()
 
     # ------------------------------------------------------------------ client messages
     def _handle_message(self, object, content, buffers):

@@ -44,6 +44,7 @@ from matplotlib.figure import Figure
 
 from explorer.core import cost
 from explorer.errors import ConfigurationError, InvalidParameterError
+from explorer.panels.access import PanelAccess
 from explorer.panels.controls import state_view
 from explorer.panels.figures import close_tree
 from explorer.panels.status import StaleMark, StatusLine, guarded
@@ -104,6 +105,9 @@ class FigureView:
         ``describe() -> str``: what the figure shows now, in words, from the same numbers as the figure.
     table : callable or None
         ``table() -> pandas.DataFrame``: the figure's numbers as a table, the same numbers the figure draws.
+    access : FigureAccess or None
+        Once the panel's widget is set: the canvas's text alternative, data tables and row of per-figure
+        buttons (:class:`explorer.panels.access.FigureAccess`; ``access.row`` takes more buttons).
     """
 
     key: str
@@ -113,6 +117,7 @@ class FigureView:
     axes: Axes | None = None
     describe: Callable[[], str] | None = None
     table: Callable[[], pd.DataFrame] | None = None
+    access: Any = None
 
 
 def on_change(method: Callable) -> Callable:
@@ -271,6 +276,34 @@ class Panel:
         self._busy_depth = 0
         self._task: BackgroundTask | None = None
         self._stale: StaleMark | None = None
+        self._widget: widgets.Widget | None = None
+        self._readouts: list[widgets.Widget] = []
+        self.access: PanelAccess | None = None
+
+    # ------------------------------------------------------------------ what to display, and how it reads
+    @property
+    def widget(self) -> widgets.Widget | None:
+        """What to display (set by the panel, once, at the end of its ``__init__``).
+
+        Setting it makes the panel's :class:`~explorer.panels.access.PanelAccess` (:attr:`access`): under each
+        registered figure's canvas a row with its "Data table" toggles and the text alternative its
+        ``aria-describedby`` points at, a name for every control (a slider's value in words), the status line and
+        the :meth:`announce` readouts as live regions, and the panel's ARIA bridge as the widget's last child.
+        """
+        return self._widget
+
+    @widget.setter
+    def widget(self, value: widgets.Widget) -> None:
+        self._widget = value
+        if isinstance(value, widgets.Widget) and self.access is None:
+            self.access = PanelAccess(self, value)
+            self.access.announce(*self._readouts)
+
+    def announce(self, *readouts: widgets.Widget) -> None:
+        """Make ``readouts`` (the HTML readouts beside the figures) ``aria-live="polite"``: a change is read out."""
+        self._readouts += readouts
+        if self.access is not None:
+            self.access.announce(*readouts)
 
     # ------------------------------------------------------------------ controls and configuration
     def control(self, key: str, widget: widgets.ValueWidget, *, state: str | None = None,

@@ -7,6 +7,7 @@ state's check and follows the state.  :func:`state_view` makes any control such 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Callable
 
@@ -17,7 +18,7 @@ from explorer.errors import ExplorerError, InvalidParameterError
 from explorer.panels.status import StatusLine
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, check_shared_epsilon
 
-__all__ = ["RangedFloatText", "RangedIntText", "epsilon_slider", "epsilon_text", "parse_typed_epsilon", "state_view",
+__all__ = ["RangedFloatText", "RangedIntText", "epsilon_slider", "epsilon_text", "epsilon_words", "parse_typed_epsilon", "state_view",
            "typed_epsilon"]
 
 #: The sliders' own readout clamps a typed value to the range without a word (the browser's slider does it
@@ -166,6 +167,8 @@ def epsilon_slider(state: AppState, status: StatusLine, *, description: str = "�
     slider.typed = typed_epsilon(state, status) if typed else None
     slider.row = widgets.HBox([slider, *([slider.typed] if typed else []), widgets.HTML(EPSILON_CSS)],
                               layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+    slider._explorer_name = "ε, the privacy parameter" if description.strip() == "ε" else description
+    slider._explorer_valuetext = epsilon_words      # aria-valuetext (explorer.panels.access; ipywidgets issue 2650)
     state_view(slider, state, "epsilon", status)
     if typed:
         unlink_slider, unlink_box = slider._explorer_unlink, slider.typed._explorer_unlink
@@ -252,3 +255,18 @@ class RangedFloatText(_Ranged, widgets.FloatText):
     @traitlets.validate("value")
     def _valid_value(self, proposal: Any) -> Any:
         return self._refuse(proposal)
+
+
+def epsilon_words(epsilon: float) -> str:
+    """The ε slider's value in words, as a screen reader says it: ε and the odds bound e^ε it sets.
+
+    Examples
+    --------
+    >>> epsilon_words(1.0)
+    'ε = 1.00, odds at most ×2.7'
+    >>> epsilon_words(10.0)
+    'ε = 10.00, odds at most ×22,026'
+    """
+    odds = math.exp(epsilon)
+    bound = f"{odds:,.0f}" if odds >= 100 else f"{odds:.1f}"
+    return f"ε = {epsilon:.2f}, odds at most ×{bound}"

@@ -99,6 +99,7 @@ class DataPanel(Panel):
 
         header = widgets.HBox([self.dataset, self.upload, self.upload_limit],
                               layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.announce(self.summary)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([
             header, self.status.widget, self.summary,
             widgets.HTML("<b>First rows</b>"), self.preview,
@@ -245,6 +246,10 @@ class DataPanel(Panel):
             sens = widgets.Checkbox(value=column in self.state.sensitive, indent=False,
                                     layout=widgets.Layout(width="40px"))
             role.description_allow_html = False
+            # their accessible names (the grid's header cells are not tied to them: ipywidgets issue 2650)
+            role._explorer_name = f"role of column {column}"
+            qi._explorer_name = f"{column} is a quasi-identifier"
+            sens._explorer_name = f"{column} is sensitive"
             role.observe(lambda change, c=column: self._on_role(c, change), names="value")
             qi.observe(self._on_marks, names="value")
             sens.observe(self._on_marks, names="value")

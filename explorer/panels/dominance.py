@@ -46,6 +46,7 @@ from explorer.core.export import csv_safe
 from explorer.core.masking import MASKING_METHODS
 from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
@@ -193,6 +194,7 @@ class DominancePanel(Panel):
         self.mode = self.control("mode", widgets.ToggleButtons(
             options=[("Compare configurations", "compare"), ("Sweep one method", "sweep")], value="compare",
             style={"button_width": "auto"}))
+        self.mode._explorer_name = "Mode"                # its accessible name (explorer.panels.access)
         self.n_configs = self.control("n_configs", widgets.Dropdown(
             options=[2, 3, 4], value=2, description="Configurations", style=style, layout=widgets.Layout(width="180px")))
         self.methods: list[widgets.Dropdown] = []
@@ -236,6 +238,13 @@ class DominancePanel(Panel):
             value=0.0, min=-10.0, max=0.95, step=0.05, description="α₁", style=style, continuous_update=False))
         self.theta2 = self.control("theta2", widgets.FloatSlider(
             value=2.0, min=1.05, max=20.0, step=0.05, description="θ₂", style=style, continuous_update=False))
+        # the sliders' values in words (aria-valuetext; ipywidgets issue 2650: explorer.panels.access)
+        valuetext(self.alpha_min, lambda a: f"risk curve D(α) for α from {a:g} to 1")
+        valuetext(self.beta, lambda b: f"β = {b:g}, the order over the records")
+        valuetext(self.theta_max, lambda t: f"loss curve I(θ) for θ from 1 up to {t:g}")
+        valuetext(self.pi, lambda p: f"π = {p:g}, the order over the records")
+        valuetext(self.alpha1, lambda a: f"α₁ = {a:.2f}, the risk order of the calibration")
+        valuetext(self.theta2, lambda t: f"θ₂ = {t:.2f}, the loss order of the calibration")
         self.risk_target = self.control("risk_target", widgets.FloatText(
             value=0.0, description="Risk target: D(α₁, β) ≥", style=style, layout=widgets.Layout(width="260px")))
 
@@ -284,6 +293,8 @@ class DominancePanel(Panel):
 
         def heading(text: str) -> widgets.HTML:
             return widgets.HTML(f"<h4 style='margin:6px 0 0'>{text}</h4>")
+
+        self.announce(self.risk_verdict, self.loss_verdict, self.calibration_text)   # readouts: aria-live regions (explorer.panels.access)
 
         self.widget = widgets.VBox([
             intro, widgets.HBox([self.data_name, self.switch_button],

@@ -111,6 +111,7 @@ class EpsilonMeaningPanel(Panel):
             "deniability it leaves. t-closeness: exp(ε/2)-closeness gives ε-differential privacy, and how "
             "concentrated a cluster may then be. Accuracy: what a data collector loses estimating the "
             f"distribution. Sources: {escape(cite('rr-dp'))}; {escape(cite('multidim-rr'))}.</div>")
+        self.announce(self.lines)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([
             intro,
             widgets.HBox([self.epsilon.row, self.attribute], layout=widgets.Layout(flex_flow="row wrap")),
@@ -255,9 +256,18 @@ class EpsilonMeaningPanel(Panel):
 
         if key == "deniability":
             report = reading.labels[reading.worst_report]
-            return (f"Bar chart of {name} at ε = {eps}: the probability of each value before any report "
-                    f"({series('before any report')}) and after the most telling report, '{report}', under the "
-                    f"optimal randomized response matrix ({series('after the report')}).")
+            before, after = table["before any report"], table["after the report"]
+            others = [label for label in table.index if label != report]
+            fall = sum(after[label] < before[label] for label in others)
+            moved = (f"the other {len(others)} values fall" if fall == len(others) else
+                     f"{fall} of the other {len(others)} values fall")
+            best = after.idxmax()
+            return (f"Posterior after the report '{report}' (the most telling one), at ε = {eps}: {report} "
+                    f"{'rises' if after[report] >= before[report] else 'falls'} from {before[report]:.2f} to "
+                    f"{after[report]:.2f}; {moved}; the best guess, {best}, is right with probability "
+                    f"{after[best]:.2f}. Bar chart of {name}: the probability of each value before any report "
+                    f"({series('before any report')}) and after the report, under the optimal randomized response "
+                    f"matrix ({series('after the report')}).")
         if key == "t-closeness":
             t = "infinite" if math.isinf(reading.t) else f"{reading.t:.3g}"
             return (f"Bar chart of {name} at t = exp(ε/2) = {t}: the whole data set's distribution "

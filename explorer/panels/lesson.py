@@ -101,6 +101,7 @@ class CheckQuestion:
         self.button.on_click(lambda _: self.submit())
         self.output = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
         self.answer.add_class("explorer-check-answer")
+        self.answer._explorer_name = "Your answer"       # the accessible name of the choices (or the box)
         self.button.add_class("explorer-check-button")
         self.output.add_class("explorer-check-feedback")
         self.widget = widgets.VBox([prompt, self.answer, self.button, self.output])

@@ -112,6 +112,7 @@ class MatrixEditor(widgets.VBox):
             for v, cell in enumerate(self.cells[u]):
                 cell.add_class(f"{self.prefix}-cell")
                 cell.add_class(f"{self.prefix}-cell-{u + 1}-{v + 1}")
+                cell._explorer_name = f"P(Y = {v + 1} | X = {u + 1}), row {u + 1}, column {v + 1}"   # its label
                 cell.observe(self._on_cell, names="value")
             self.row_sums[u].add_class(f"{self.prefix}-row-sum")
             box = widgets.HBox([widgets.HTML(f"<small>row {u + 1}</small>", layout=widgets.Layout(width="44px")),

@@ -61,6 +61,7 @@ from explorer.core.mdrr.experiments import (
 from explorer.core.mdrr.protocols import CategoricalData, ClusterPlan, cluster_plan, encode_categorical
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import csv_download_link
@@ -175,6 +176,11 @@ class MultiDimRRPanel(Panel):
             value=0.2, min=0.0, max=1.0, step=0.05, description="T<sub>d</sub>", description_allow_html=True,
             tooltip="min dependence to merge two clusters", continuous_update=False, style=style,
             layout=_layout("330px")))
+        # names and values in words (aria-label, aria-valuetext; ipywidgets issue 2650: explorer.panels.access)
+        self.t_v._explorer_name = "T_v, the most combinations in a cluster"
+        self.t_d._explorer_name = "T_d, the least dependence to merge two clusters"
+        valuetext(self.p, lambda p: f"p = {p:.2f}, the probability of keeping each true value")
+        valuetext(self.t_d, lambda t: f"T_d = {t:.2f}")
         self.dependence = self.control("dependence", widgets.Dropdown(
             options=DEPENDENCE_OPTIONS, value="true", description="Dependence", style=style, layout=_layout("330px")))
         self.proper = self.control("proper", widgets.Dropdown(
@@ -183,9 +189,11 @@ class MultiDimRRPanel(Panel):
             value=20, min=1, max=1000, description="Runs", style=style, layout=_layout("200px")))
         self.experiment = self.control("experiment", widgets.ToggleButtons(
             options=EXPERIMENT_OPTIONS, value="figure3", style={"button_width": "170px"}))
+        self.experiment._explorer_name = "Experiment"    # its accessible name (explorer.panels.access)
         self.sweeps = self.control("sweeps", widgets.IntSlider(
             value=10, min=1, max=100, description="Sweeps", continuous_update=False, style=style,
             layout=_layout("330px")))
+        valuetext(self.sweeps, lambda n: f"{n} sweep{'s' if n != 1 else ''} of RR-Adjustment")
         self.run_button = widgets.Button(description="Compute", button_style="primary", icon="play",
                                          layout=_layout("100px"))
         self.cancel_button = task.cancel_button        # the task's bar and Cancel, counting runs
@@ -255,6 +263,7 @@ class MultiDimRRPanel(Panel):
                          "(a1,a1)×4, (a2,a1)×2, (a2,a2)×4 are raked to the marginals (1/2, 1/2), (1/2, 1/2): "
                          "the weights tend to 1/8, 0, 1/8, slowly."),
             self.sweeps, self.example_canvas, self.example_info])
+        self.announce(self.info, self.example_info)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([intro, controls, self.status.widget, run_row, progress_row, self.stale.widget,
                                     plots, self.grid, self.info, example])
         self.widget.add_class("explorer-mdrr-panel")

@@ -45,6 +45,7 @@ from explorer.core.permutation import (
 )
 from explorer.errors import CancelledError, ConfigurationError, DatasetError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import RangedFloatText, RangedIntText
 from explorer.panels.downloads import csv_download_link
@@ -145,6 +146,8 @@ class PermutationPanel(Panel):
         self.parameter = self.control("parameter", widgets.FloatSlider(
             value=0.25, min=0, max=3, step=0.01, description="parameter", continuous_update=False,
             readout_format=".2f", layout=box(width="380px")))
+        # its value in words (aria-valuetext; ipywidgets issue 2650: explorer.panels.access)
+        valuetext(self.parameter, lambda v: f"parameter of {self.method.label or 'the masking method'} = {v:.2f}")
         self.seed = self.control("seed", RangedIntText(status=self.status, value=1, min=0, max=2 ** 31 - 1, description="seed",
                                                                 layout=box(width="170px")))
         self.ties = self.control("ties", widgets.Dropdown(options=TIE_OPTIONS, value="random", description="ties",
@@ -234,6 +237,7 @@ class PermutationPanel(Panel):
                                  widgets.VBox([self.seed, self.ties, self.n_random])],
                                 layout=box(flex_flow="row wrap"))
         subject_row = widgets.HBox([self.record, self.d, self.v], layout=box(flex_flow="row wrap"))
+        self.announce(self.caption, self.summary, self.linkage_summary, self.verdict, self.subject_text)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([
             intro, data_row, mask_row,
             widgets.HBox([self.compute_button, task.widget], layout=box(align_items="center")),

@@ -26,6 +26,7 @@ from explorer.core.rr.estimation import code_frequencies
 from explorer.core.rr.simulation import MAX_SAMPLE, simulate_estimation
 from explorer.errors import ConfigurationError, ExplorerError, InvalidParameterError
 from explorer.panels._format import decisive_decimals, format_value, subscripts_html
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import epsilon_slider, parse_typed_epsilon
 from explorer.panels.figures import make_figure
@@ -184,6 +185,9 @@ class RandomizedResponsePanel(Panel):
             value=0, description="seed", style=style, layout=widgets.Layout(width="140px")),
             check=_non_negative("seed"))
         self.epsilon_label = widgets.HTML()
+        # the sliders' values in words (aria-valuetext; ipywidgets issue 2650: explorer.panels.access)
+        valuetext(self.n_categories, lambda r: f"r = {r} categories")
+        valuetext(self.p, lambda p: f"p = {p:.2f}, the probability of keeping the true answer")
         self.normalise_rows = widgets.Button(description="normalise rows", icon="balance-scale")
         self.simulate = widgets.Button(description="Compute", button_style="primary", icon="play")
         self.simulation_stale = self.stale          # the simulation on screen was made with other inputs
@@ -264,6 +268,7 @@ class RandomizedResponsePanel(Panel):
             widgets.HBox([self.n_samples, self.seed, self.simulate], layout=widgets.Layout(align_items="center")),
             self.simulation_stale.widget, self.estimate_info, self.estimate_canvas])
         css = widgets.HTML(INVALID_ROW_CSS.format(prefix="explorer-rr"))
+        self.announce(self.epsilon_label, self.estimate_info)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([css, controls, self.epsilon_label, self.status.widget, self.canvas, simulation])
         self.widget.add_class("explorer-rr-panel")
 
@@ -674,8 +679,10 @@ class RandomizedResponsePanel(Panel):
                     f"value, column v the report; {eps}, attained in column {res.column + 1} (framed). "
                     f"Rows: {rows(table)}.")
         if key == "posterior":
+            guesses = "; ".join(f"after the report {v} it is {row.idxmax()} (right with probability {row.max():.3f})"
+                                for v, row in table.iterrows() if not row.isna().all())
             return (f"Heatmap of the posterior Pr(X = u | Y = v): row v is the report, column u the true value; "
-                    f"rows: {rows(table)}.")
+                    f"rows: {rows(table)}. The intruder's best guess: {guesses}.")
         if key == "deniability":
             heights = table["H(X | Y = v) [bits]"]
             flagged = [str(v) for v, flag in table["misinformative"].items() if flag]

@@ -49,7 +49,10 @@ class StatusLine:
 
     def error(self, text: str) -> None:
         self.message, self.is_error = text, True
-        self.widget.value = f"<span class='explorer-error' style='color:#b00020'><b>{subscripts_html(text)}</b></span>"
+        # role=alert: the inserted error is read out at once (the line itself is a polite live region, set by
+        # explorer.panels.access on the widget's own element, which persists across value updates)
+        self.widget.value = (f"<span class='explorer-error' role='alert' style='color:#b00020'>"
+                             f"<b>{subscripts_html(text)}</b></span>")
 
     def clear(self) -> None:
         self.message, self.is_error = "", False

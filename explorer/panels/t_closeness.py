@@ -35,6 +35,7 @@ from explorer.core.cost import microaggregation_work
 from explorer.core.export import csv_safe
 from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import csv_download_link
@@ -146,6 +147,10 @@ class TClosenessPanel(Panel):
             readout_format=".2f"))
         self.selected = self.control("selected", widgets.IntSlider(
             value=0, min=0, max=0, description="cluster #", continuous_update=False, layout=box(width="420px")))
+        # the sliders' values in words (aria-valuetext; ipywidgets issue 2650: explorer.panels.access)
+        valuetext(self.bins, lambda n: f"{n} bins")
+        valuetext(self.t_emd, lambda t: f"t = {t:.2f} for the earth mover's distance")
+        valuetext(self.selected, lambda c: f"cluster # {c}, of 0 to {self.selected.max}, farthest first")
         self.worst_value = self.control("worst_value", widgets.Dropdown(
             options=[("the value that gives the best guess", -1)], value=-1, description="raise",
             layout=box(width="420px")))
@@ -223,6 +228,7 @@ class TClosenessPanel(Panel):
         ], layout=box(flex_flow="row wrap"))
         bound_row = widgets.HBox([self.distance, self.epsilon.row, self.t_label, self.t_emd],
                                  layout=box(flex_flow="row wrap", align_items="center"))
+        self.announce(self.caption, self.t_label, self.summary)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([
             intro, controls, bound_row, self.switch_button, self.status.widget, self.stale.widget, self.caption,
             self.summary,

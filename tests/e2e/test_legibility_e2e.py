@@ -29,6 +29,7 @@ CUT_TEXT_JS = r"""
     if (style.visibility === 'hidden' || style.display === 'none') continue;
     if (['auto', 'scroll'].includes(style.overflowX)) continue;                          // a scroll container
     if (el.closest('.jupyter-matplotlib, canvas, svg, .widget-html-content table, .lm-TabBar-content')) continue;
+    if (el.closest('.explorer-sr-only')) continue;        // a figure's text for screen readers, hidden on purpose
     const text = (el.innerText || '').trim();
     if (!text) continue;
     if (el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {

@@ -128,8 +128,14 @@ def test_each_figure_s_description_and_table_are_the_bars_drawn(state, attribute
             np.testing.assert_allclose(table[["bound low", "bound high"]].to_numpy().ravel(), ends)
             expected += [round(v, 3) for v in ends]
         text = panel.describe(index)
-        assert _numbers(text) == pytest.approx(expected, abs=5e-4), key
+        chart = text[text.index("Bar chart"):]          # the deniability text opens with its reading in words
+        assert _numbers(chart) == pytest.approx(expected, abs=5e-4), key
         assert panel.reading.labels[0] in text
+        if key == "deniability":                         # "a rises from 0.20 to 0.41; ...; right with probability 0.41"
+            report = panel.reading.labels[panel.reading.worst_report]
+            before, after = table.iloc[:, 0][report], table.iloc[:, 1][report]
+            assert f"{report} rises from {before:.2f} to {after:.2f}" in text
+            assert f"right with probability {table.iloc[:, 1].max():.2f}" in text
 
 
 def test_the_description_follows_the_view():

@@ -1,0 +1,692 @@
+"""What a screen reader gets from a panel: figures that speak, controls with names and values, announced changes.
+
+ipywidgets and ipympl give a panel's controls and figures no accessible names: a slider's description label is
+not tied to its noUiSlider handle, text boxes and dropdowns have no label, a figure is an unnamed ``<canvas>``
+(ipywidgets issue 2650, "Accessibility of widgets", is open upstream).  The DOM of those widgets cannot be
+reached from Python, so this module has one small widget of its own, :class:`AriaBridge` (an anywidget: its
+JavaScript is the string :data:`BRIDGE_ESM`, sent through the widget's comm like the figure sizer's, no CDN and
+no build step, so it runs under the demo's Content-Security-Policy).  The kernel marks elements with a unique
+CSS class (``widget.add_class``) and keeps, per class, the ARIA attributes to set on that element or on the
+elements under it a CSS selector picks (``{"explorer-aria-7": {".noUi-handle": {"aria-label": "ε"}}}``); the
+browser side applies them, and applies them again whenever ipywidgets, ipympl or noUiSlider re-render (a
+``MutationObserver``; noUiSlider rewrites ``aria-valuetext`` on every move).
+
+:class:`PanelAccess` (one per panel, made by :class:`~explorer.panels.base.Panel` when the panel sets its
+``widget``) does the rest, for every panel at once:
+
+* **figures speak**: each canvas gets ``role="img"``, an ``aria-label`` (the figure's title) and
+  ``aria-describedby`` pointing at a visually hidden text made from the panel's ``describe()`` of each figure on
+  that canvas, recomputed whenever the canvas sends a new frame to the browser (so it always says what the
+  picture shows now); a small row of "Data table" toggles under the figures (:attr:`FigureAccess.row`, where
+  other per-figure buttons can go) shows each figure's ``table()`` as an HTML table with a caption and header
+  cells (``<th scope="col">``, ``<th scope="row">``);
+* **every control has a name and a value in words**: text and number boxes, dropdowns, selects, check boxes,
+  radio groups and toggle buttons get ``aria-label`` from their description (or tooltip, or placeholder); a
+  slider's noUiSlider handle (``role="slider"``, keyboard: arrows, Page Up/Down, Home/End, all noUiSlider's own)
+  gets the name and ``aria-valuetext`` in words from :func:`valuetext` (``"ε = 1.00, odds at most ×2.7"``),
+  updated from the kernel each time the value changes;
+* **changes are announced**: the status line is a ``role="status"`` region (``aria-live="polite"``; an error is
+  inserted with ``role="alert"``), and the readouts a panel names with :meth:`~explorer.panels.base.Panel.announce`
+  and the lessons' check feedback are ``aria-live="polite"``: the attribute is set on the widget's own element,
+  which persists while ipywidgets replaces its content on every update.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import itertools
+import logging
+import math
+import re
+import weakref
+from numbers import Integral, Real
+from typing import Any, Callable
+
+import ipywidgets as widgets
+import numpy as np
+import pandas as pd
+import traitlets
+
+from explorer.panels._canvas import KernelOwnedState
+
+try:
+    import anywidget
+    _WidgetBase: type = anywidget.AnyWidget
+except ImportError:          # a declared dependency; without it nothing reaches the browser's accessibility tree
+    anywidget = None
+    _WidgetBase = widgets.DOMWidget
+
+__all__ = ["AriaBridge", "PanelAccess", "FigureAccess", "valuetext", "accessible_name", "accessible_table",
+           "LIVE_CLASS", "BRIDGE_ESM", "BRIDGE_CSS", "STATIC_RULES", "DEBOUNCE_SECONDS"]
+
+log = logging.getLogger("explorer.panels.access")
+
+#: A panel's readouts carry this class: the bridge makes them ``aria-live="polite"`` regions.
+LIVE_CLASS = "explorer-live"
+#: The descriptions are recomputed this long after the last frame a canvas sent (a drag sends many).
+DEBOUNCE_SECONDS = 0.25
+_counter = itertools.count(1)
+
+#: The browser side: apply the kernel's attributes to the marked elements, again after every re-render.
+BRIDGE_ESM = r"""
+function render({ model, el }) {
+  el.classList.add("explorer-aria-bridge");
+  let seen = {};                       // class + selector -> the attributes last received, as JSON
+  const put = (node, attrs, fresh) => {
+    for (const [name, value] of Object.entries(attrs)) {
+      if (name === "aria-valuetext") {
+        // The kernel's words are for the value the handle had when they arrived.  When the handle has moved
+        // since (a key press: the kernel's new words are on their way), noUiSlider's own number is newer.
+        const now = node.getAttribute("aria-valuenow");
+        if (fresh) node.__explorerNow = now;
+        else if (node.__explorerNow !== undefined && node.__explorerNow !== now) continue;
+      }
+      if (value === null || value === undefined) {
+        if (node.hasAttribute(name)) node.removeAttribute(name);
+      } else if (node.getAttribute(name) !== String(value)) {
+        node.setAttribute(name, String(value));
+      }
+    }
+  };
+  const apply = (fromKernel) => {
+    const rules = model.get("rules") || {};
+    const next = {};
+    for (const [cls, targets] of Object.entries(rules)) {
+      for (const host of document.getElementsByClassName(cls)) {
+        for (const [selector, attrs] of Object.entries(targets)) {
+          const key = cls + " " + selector;
+          const json = next[key] || (next[key] = JSON.stringify(attrs));
+          const fresh = fromKernel === true && seen[key] !== json;
+          const nodes = selector === "" ? [host] : host.querySelectorAll(selector);
+          for (const node of nodes) put(node, attrs, fresh || node.__explorerNow === undefined);
+        }
+      }
+    }
+    if (fromKernel === true) seen = next;
+  };
+  // Setting an attribute to the value it has is skipped, so the observer settles after one more pass.
+  const observer = new MutationObserver(() => apply(false));
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true,
+    attributeFilter: ["aria-valuetext", "aria-label", "role", "class"] });
+  const changed = () => apply(true);
+  model.on("change:rules", changed);
+  apply(true);
+  return () => { observer.disconnect(); model.off("change:rules", changed); };
+}
+export default { render };
+"""
+
+#: Visually hidden text (read by screen readers), and the row of per-figure buttons kept small.
+BRIDGE_CSS = """
+.explorer-sr-only { position: absolute !important; width: 1px !important; height: 1px !important;
+  padding: 0 !important; margin: -1px !important; overflow: hidden !important; clip: rect(0, 0, 0, 0) !important;
+  white-space: nowrap !important; border: 0 !important; }
+.explorer-figure-tools { flex-wrap: wrap; gap: 4px; margin: 0 0 4px 0; }
+.explorer-figure-access-row { gap: 4px; }
+.explorer-figure-tools .jupyter-button { height: 24px; line-height: 22px; font-size: 12px; padding: 0 8px;
+  width: auto; margin: 0; }
+.explorer-data-table { max-width: 100%; overflow: auto; }
+.explorer-data-table table { border-collapse: collapse; font-size: 12px; margin: 4px 0 8px 0; }
+.explorer-data-table caption { text-align: left; font-weight: bold; padding: 2px 0 4px 0; }
+.explorer-data-table th, .explorer-data-table td { padding: 2px 8px; border-bottom: 1px solid #ccc;
+  text-align: right; white-space: nowrap; }
+.explorer-data-table th[scope=row], .explorer-data-table thead th:first-child { text-align: left; }
+"""
+
+#: Attributes of every panel's fixed classes: the status line, the stale note, readouts, check feedback.
+STATIC_RULES: dict[str, dict[str, dict[str, str]]] = {
+    "explorer-status": {"": {"role": "status", "aria-live": "polite"}},
+    "explorer-stale-note": {"": {"aria-live": "polite"}},
+    LIVE_CLASS: {"": {"aria-live": "polite"}},
+    "explorer-check-feedback": {"": {"aria-live": "polite"}},
+    "explorer-data-table": {"": {"tabindex": "0", "role": "region"}},
+    # ipympl's second canvas (the zoom rectangle over the picture) says nothing
+    "explorer-fit": {".jupyter-matplotlib-canvas-div > canvas + canvas": {"aria-hidden": "true"}},
+}
+
+
+class AriaBridge(KernelOwnedState, _WidgetBase):
+    """The hidden widget that sets ARIA attributes on elements the kernel marked with a class.
+
+    ``rules`` (kernel -> browser; a client's update of it is dropped) maps a CSS class to
+    ``{selector: {attribute: value}}``: the empty selector is the marked element itself, any other the elements
+    under it that the selector picks; a value None removes the attribute.  One per panel (a panel shown alone in
+    a notebook brings its own).
+
+    Examples
+    --------
+    >>> bridge = AriaBridge()
+    >>> bridge.put("explorer-aria-x", ".noUi-handle", {"aria-label": "ε"})
+    >>> bridge.rules["explorer-aria-x"]
+    {'.noUi-handle': {'aria-label': 'ε'}}
+    >>> bridge.set_state({"rules": {}}); bridge.rules["explorer-aria-x"][".noUi-handle"]   # a client cannot
+    {'aria-label': 'ε'}
+    """
+
+    _esm = BRIDGE_ESM
+    _css = BRIDGE_CSS
+    rules = traitlets.Dict().tag(sync=True)
+
+    KERNEL_OWNED = frozenset({"rules"})
+    LOG_NAME = "aria bridge"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(rules={key: {s: dict(a) for s, a in value.items()} for key, value in STATIC_RULES.items()},
+                         **kwargs)
+        if anywidget is None:
+            log.warning("aria bridge: anywidget is not installed (pip install anywidget): controls and figures "
+                        "have no accessible names in the browser")
+        self.layout.display = "none"
+
+    def put(self, css_class: str, selector: str, attrs: dict[str, Any]) -> None:
+        """Set ``attrs`` on the elements ``selector`` picks under the elements of class ``css_class`` (merged)."""
+        current = self.rules.get(css_class, {}).get(selector, {})
+        merged = {**current, **{k: (None if v is None else str(v)) for k, v in attrs.items()}}
+        if merged == current:
+            return
+        rules = dict(self.rules)
+        rules[css_class] = {**rules.get(css_class, {}), selector: merged}
+        self.rules = rules
+
+    def attrs(self, css_class: str, selector: str = "") -> dict[str, str]:
+        """The attributes the bridge sets on ``selector`` under ``css_class`` (a copy)."""
+        return dict(self.rules.get(css_class, {}).get(selector, {}))
+
+
+# ====================================================================== names and values in words
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _plain(text: Any) -> str:
+    """Markup to plain text: tags dropped, entities decoded, spaces folded."""
+    return " ".join(html.unescape(_TAG.sub(" ", str(text or ""))).split())
+
+
+def accessible_name(widget: widgets.Widget) -> str:
+    """The name a screen reader says for ``widget``: its explicit name, description, tooltip or placeholder.
+
+    An explicit name is set with ``widget._explorer_name = "..."`` (a control whose description is a symbol
+    that needs words).  Returns ``""`` when the control has none.
+
+    Examples
+    --------
+    >>> accessible_name(widgets.Text(description="typed ε"))
+    'typed ε'
+    >>> accessible_name(widgets.Text(placeholder="labels, comma-separated"))
+    'labels, comma-separated'
+    """
+    explicit = getattr(widget, "_explorer_name", None)
+    if explicit:
+        return str(explicit)
+    for trait in ("description", "tooltip", "description_tooltip", "placeholder"):
+        if widget.has_trait(trait):
+            text = _plain(getattr(widget, trait))
+            if text:
+                return text
+    return ""
+
+
+def valuetext(widget: widgets.Widget, function: Callable[[Any], str]) -> widgets.Widget:
+    """Give the slider ``widget`` its value in words: ``function(value) -> str`` (``aria-valuetext``); returns it.
+
+    Without one, a slider says ``"<name> = <value as its readout shows it>"``.
+
+    Examples
+    --------
+    >>> slider = valuetext(widgets.FloatSlider(description="p"), lambda p: f"p = {p:.2f}: keep the answer")
+    >>> slider._explorer_valuetext(0.25)
+    'p = 0.25: keep the answer'
+    """
+    widget._explorer_valuetext = function
+    return widget
+
+
+def _readout(widget: widgets.Widget, value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return " to ".join(_readout(widget, v) for v in value)
+    if isinstance(widget, (widgets.SelectionSlider, widgets.SelectionRangeSlider)):
+        for label, option in zip(widget._options_labels, widget._options_values):
+            if option == value:
+                return str(label)
+        return str(value)
+    if isinstance(widget, widgets.FloatLogSlider):
+        return f"{value:.3g}"
+    form = getattr(widget, "readout_format", None)
+    if form and isinstance(value, Real):
+        try:
+            return format(value, form.lstrip("%") if not form.startswith("%") else form[1:])
+        except (ValueError, TypeError):
+            pass
+    return f"{value:,}" if isinstance(value, Integral) else str(value)
+
+
+def slider_text(widget: widgets.Widget) -> str:
+    """The words a slider's handle says for its value now (its :func:`valuetext`, or ``name = value``)."""
+    function = getattr(widget, "_explorer_valuetext", None)
+    value = widget.value
+    if callable(function):
+        try:
+            return str(function(value))
+        except Exception:                      # a wrong value in words must not break the slider
+            log.exception("valuetext of %s failed", accessible_name(widget))
+    name = accessible_name(widget)
+    return f"{name} = {_readout(widget, value)}" if name else _readout(widget, value)
+
+
+_SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider, widgets.SelectionSlider)
+_RANGE_SLIDERS = (widgets.IntRangeSlider, widgets.FloatRangeSlider, widgets.SelectionRangeSlider)
+_INPUTS = (widgets.Text, widgets.Textarea, widgets.IntText, widgets.FloatText, widgets.BoundedIntText,
+           widgets.BoundedFloatText, widgets.Password, widgets.Combobox, widgets.ColorPicker, widgets.DatePicker)
+_SELECTS = (widgets.Dropdown, widgets.Select, widgets.SelectMultiple)
+_GROUPS = (widgets.RadioButtons, widgets.ToggleButtons)
+
+
+# ====================================================================== data tables
+def _cell(value: Any) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, Integral):
+        return f"{int(value):,}"
+    if isinstance(value, Real):
+        x = float(value)
+        if math.isnan(x):
+            return "–"
+        if math.isinf(x):
+            return "∞" if x > 0 else "−∞"
+        return f"{x:.4g}" if abs(x) < 1e6 else f"{x:,.0f}"
+    if isinstance(value, tuple):
+        return " / ".join(_cell(v) for v in value)
+    return str(value)
+
+
+def accessible_table(frame: pd.DataFrame, caption: str) -> str:
+    """``frame`` as an HTML table a screen reader can walk: a caption, ``<th scope="col">`` headers and
+    ``<th scope="row">`` row headers (the index); every cell escaped.
+
+    Examples
+    --------
+    >>> text = accessible_table(pd.DataFrame({"p": [0.5]}, index=pd.Index(["a"], name="u")), "A & B")
+    >>> "<caption>A &amp; B</caption>" in text and '<th scope="col">u</th>' in text and '<th scope="row">a</th>' in text
+    True
+    """
+    e = html.escape
+    index_name = " / ".join(str(n) for n in frame.index.names if n is not None) or ""
+    head = f'<th scope="col">{e(index_name)}</th>' + "".join(
+        f'<th scope="col">{e(_cell(column))}</th>' for column in frame.columns)
+    rows = []
+    columns = [frame.iloc[:, j].tolist() for j in range(frame.shape[1])]
+    for i, label in enumerate(frame.index):
+        cells = "".join(f"<td>{e(_cell(column[i]))}</td>" for column in columns)
+        rows.append(f'<tr><th scope="row">{e(_cell(label))}</th>{cells}</tr>')
+    body = "".join(rows) or f'<tr><td colspan="{len(frame.columns) + 1}">no numbers yet</td></tr>'
+    return (f"<table><caption>{e(caption)}</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>")
+
+
+# ====================================================================== one canvas: its figures in words
+class FigureAccess:
+    """The text alternative and data tables of one canvas (one or several registered figures drawn on it).
+
+    Attributes
+    ----------
+    views : list of FigureView
+        The panel's figures drawn on this canvas.
+    description : ipywidgets.HTML
+        The visually hidden text (``describe()`` of each figure) the canvas's ``aria-describedby`` points at.
+    toggles : list of ipywidgets.ToggleButton
+        One "Data table" toggle per figure.
+    tables : list of ipywidgets.HTML
+        One table per figure, shown while its toggle is pressed.
+    row : ipywidgets.HBox
+        The small row of per-figure buttons (the toggles; other per-figure buttons can be added to it).
+    widget : ipywidgets.VBox
+        What goes under the canvas: the row, the tables and the description.
+    """
+
+    def __init__(self, access: "PanelAccess", canvas: Any, views: list, *, named: bool = False) -> None:
+        self.access = access
+        self.canvas = canvas
+        self.views = list(views)
+        uid = next(_counter)
+        self.css_class = f"explorer-aria-figure-{uid}"
+        self.description_id = f"explorer-figure-text-{uid}"
+        canvas.add_class(self.css_class)
+        self.description = widgets.HTML("")
+        self.description.add_class("explorer-sr-only")
+        self.description.add_class("explorer-figure-text")
+        several = len(self.views) > 1
+        named = named or several
+        self.toggles: list[widgets.ToggleButton] = []
+        self.tables: list[widgets.HTML] = []
+        for number, view in enumerate(self.views):
+            label = (f"Data table: {re.sub(r'[-_]', ' ', view.key)}" if named else "Data table")
+            toggle = widgets.ToggleButton(value=False, description=label, tooltip=f"{view.title}: its numbers as a table",
+                                          layout=widgets.Layout(width="auto"))
+            toggle.add_class("explorer-data-table-toggle")
+            toggle.add_class(f"explorer-data-table-toggle-{view.key}")
+            toggle._explorer_name = f"{label}, {view.title}"      # the visible label first (WCAG 2.5.3)
+            table = widgets.HTML("", layout=widgets.Layout(display="none", max_width="100%"))
+            table.add_class("explorer-data-table")
+            table.add_class(f"explorer-data-table-{uid}-{number}")
+            toggle.observe(lambda change, n=number: self._on_toggle(n, change["new"]), names="value")
+            access.bridge.put(access.mark(toggle), "", {"aria-expanded": "false"})
+            self.toggles.append(toggle)
+            self.tables.append(table)
+        self.row = widgets.HBox(list(self.toggles), layout=widgets.Layout(flex_flow="row wrap"))
+        self.row.add_class("explorer-figure-tools")
+        self.widget = widgets.VBox([self.row, *self.tables, self.description],
+                                   layout=widgets.Layout(max_width="100%"))
+        self.widget.add_class("explorer-figure-access")
+        titles = "; ".join(view.title for view in self.views)
+        label = (f"{len(self.views)} figures: {titles}" if several else titles)
+        access.bridge.put(self.css_class, ".jupyter-matplotlib-canvas-div > canvas:first-child",
+                          {"role": "img", "aria-label": label, "aria-describedby": self.description_id})
+        for number, (view, toggle) in enumerate(zip(self.views, self.toggles)):
+            access.bridge.put(f"explorer-data-table-{uid}-{number}", "", {"aria-label": f"Data table: {view.title}"})
+        self.texts: list[str] = []
+        self._timer: asyncio.TimerHandle | None = None
+        listen = getattr(canvas, "add_frame_listener", None)
+        if callable(listen):
+            this = weakref.ref(self)
+            listen(lambda: (lambda me: me.schedule() if me is not None else None)(this()))
+        self.refresh()
+        self.schedule()          # again once the panel's __init__ has drawn (in a kernel; now without a loop)
+
+    # ------------------------------------------------------------------ text
+    def _describe(self, view: Any) -> str | None:
+        if view.describe is None:
+            return None
+        try:
+            return str(view.describe())
+        except Exception:                    # a view mid-update: keep the last words (logged kernel-side)
+            log.debug("describe(%s) failed", view.key, exc_info=True)
+            return None
+
+    def refresh(self) -> None:
+        """Recompute the words (and the open tables) from the figures now."""
+        texts = []
+        for number, view in enumerate(self.views):
+            text = self._describe(view)
+            if text is None:
+                text = self.texts[number] if number < len(self.texts) else "The figure is being drawn."
+            texts.append(text)
+        self.texts = texts
+        several = len(self.views) > 1
+        body = " ".join(f"<p>{html.escape(view.title) + ': ' if several else ''}{html.escape(text)}</p>"
+                        for view, text in zip(self.views, texts))
+        value = f"<div id='{self.description_id}'>{body}</div>"
+        if self.description.value != value:
+            self.description.value = value
+        for number, toggle in enumerate(self.toggles):
+            if toggle.value:
+                self._fill_table(number)
+
+    def schedule(self) -> None:
+        """A frame went to the browser: recompute the words soon (debounced), or now without an event loop."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self.refresh()
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_later(DEBOUNCE_SECONDS, self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        try:
+            self.refresh()
+        except Exception:
+            log.exception("the text of a figure could not be updated")
+
+    # ------------------------------------------------------------------ tables
+    def _fill_table(self, number: int) -> None:
+        view = self.views[number]
+        try:
+            frame = view.table() if view.table is not None else None
+        except Exception:
+            log.debug("table(%s) failed", view.key, exc_info=True)
+            return
+        text = (accessible_table(frame, view.title) if frame is not None
+                else f"<p>{html.escape(view.title)}: no data table.</p>")
+        if self.tables[number].value != text:
+            self.tables[number].value = text
+
+    def _on_toggle(self, number: int, shown: bool) -> None:
+        if shown:
+            self._fill_table(number)
+        self.tables[number].layout.display = None if shown else "none"
+        self.access.bridge.put(self.access.mark(self.toggles[number]), "",
+                               {"aria-expanded": "true" if shown else "false"})
+
+
+# ====================================================================== one panel
+class PanelAccess:
+    """A panel's accessibility: its bridge, its figures' text alternatives and tables, its controls' names.
+
+    Made by :class:`~explorer.panels.base.Panel` when the panel sets ``widget``: the figure rows go under the
+    canvases, every control of the widget tree gets its name (and a slider its value in words), the status line
+    and the readouts are live regions, and the bridge is the last child of the panel's widget.
+
+    Attributes
+    ----------
+    bridge : AriaBridge
+        The panel's bridge.
+    figures : list of FigureAccess
+        One per canvas with registered figures.
+    unnamed : list of ipywidgets.Widget
+        Controls that have no name to give (none should be left).
+    """
+
+    def __init__(self, panel: Any, root: widgets.Widget) -> None:
+        self.bridge = AriaBridge()
+        self.root = root
+        self.figures: list[FigureAccess] = []
+        self.unnamed: list[widgets.Widget] = []
+        self._marks: dict[int, str] = {}
+        self._build_figures(panel, root)
+        self.scan(root)
+        if isinstance(root, widgets.Box):
+            root.children = (*root.children, self.bridge)
+
+    # ------------------------------------------------------------------ marking
+    def mark(self, widget: widgets.Widget) -> str:
+        """The class that names ``widget``'s element for the bridge (added now if it has none)."""
+        key = id(widget)
+        if key not in self._marks:
+            existing = getattr(widget, "_explorer_aria_class", None)
+            css_class = existing or f"explorer-aria-{next(_counter)}"
+            if existing is None:
+                widget.add_class(css_class)
+                widget._explorer_aria_class = css_class
+            self._marks[key] = css_class
+        return self._marks[key]
+
+    def announce(self, *readouts: widgets.Widget) -> None:
+        """Make ``readouts`` ``aria-live="polite"`` regions (their element persists across value updates)."""
+        for readout in readouts:
+            readout.add_class(LIVE_CLASS)
+
+    # ------------------------------------------------------------------ figures
+    def _build_figures(self, panel: Any, root: widgets.Widget) -> None:
+        groups: dict[int, tuple[Any, list]] = {}
+        for view in panel._figures:
+            if view.canvas is None:
+                continue
+            groups.setdefault(id(view.canvas), (view.canvas, []))[1].append(view)
+        parents = _parents(root)
+        named = sum(len(views) for _, views in groups.values()) > 1     # several figures: each button says which
+        for canvas, views in groups.values():
+            access = FigureAccess(self, canvas, views, named=named)
+            self.figures.append(access)
+            for view in views:
+                view.access = access
+            _insert_after(canvas, access.widget, parents)
+
+    def refresh(self) -> None:
+        """Recompute every figure's words now (tests, scripts: a browser's frames do it by themselves)."""
+        for access in self.figures:
+            access.refresh()
+
+    # ------------------------------------------------------------------ controls
+    def scan(self, root: widgets.Widget) -> int:
+        """Name every control under ``root`` (sliders: name and value in words); returns how many were named."""
+        count = 0
+        stack, seen = [root], set()
+        while stack:
+            widget = stack.pop()
+            if id(widget) in seen or not isinstance(widget, widgets.Widget):
+                continue
+            seen.add(id(widget))
+            stack.extend(getattr(widget, "children", ()) or ())
+            if isinstance(widget, widgets.Box) and not getattr(widget, "_explorer_aria_watched", False):
+                widget._explorer_aria_watched = True       # controls put in later (a rebuilt grid) get names too
+                widget.observe(self._on_children, names="children")
+            if getattr(widget, "_explorer_aria_named", False) or isinstance(widget, AriaBridge):
+                continue
+            if self.name(widget):
+                count += 1
+        return count
+
+    def _on_children(self, change: Any) -> None:
+        kept = {id(child) for child in change["new"]}
+        for child in change["old"] or ():
+            if id(child) not in kept:
+                self.forget(child)
+        for child in change["new"]:
+            try:
+                self.scan(child)
+            except Exception:
+                log.exception("naming the new controls failed")
+
+    def forget(self, root: widgets.Widget) -> None:
+        """Drop the bridge's rules of the controls under ``root`` (a replaced grid: the rules do not pile up)."""
+        stack, classes = [root], []
+        while stack:
+            widget = stack.pop()
+            stack.extend(getattr(widget, "children", ()) or ())
+            css_class = self._marks.pop(id(widget), None)
+            if css_class is not None:
+                classes.append(css_class)
+        if classes:
+            self.bridge.rules = {key: value for key, value in self.bridge.rules.items() if key not in classes}
+
+    def name(self, widget: widgets.Widget) -> bool:
+        """Give ``widget`` its accessible name (and a slider its value in words); False if it is no control.
+
+        The name follows the control's description (a panel that renames a control renames it for a screen
+        reader too).
+        """
+        kind = _kind(widget)
+        if kind is None:
+            return False
+        if kind == "button" and _plain(getattr(widget, "description", "")) \
+                and not getattr(widget, "_explorer_name", None):
+            return False                          # its text is its name
+        if not accessible_name(widget):
+            self.unnamed.append(widget)
+            return False
+        css_class = self.mark(widget)
+        widget._explorer_aria_named = True
+
+        def update(change: Any = None) -> None:
+            self._apply(widget, kind, css_class)
+
+        update()
+        names = ["description", "tooltip", "placeholder"]
+        if kind == "slider":
+            names += ["value", "min", "max", "options", "disabled"]
+        widget.observe(update, names=[n for n in names if widget.has_trait(n)])
+        widget._explorer_aria_update = update     # words that read other controls: call it when they change
+        return True
+
+    def _apply(self, widget: widgets.Widget, kind: str, css_class: str) -> None:
+        name = accessible_name(widget) or "unnamed control"
+        put = self.bridge.put
+        if kind == "slider":
+            text = slider_text(widget)
+            if isinstance(widget, _RANGE_SLIDERS):
+                put(css_class, ".noUi-handle-lower", {"aria-label": f"{name}, lower end", "aria-valuetext": text})
+                put(css_class, ".noUi-handle-upper", {"aria-label": f"{name}, upper end", "aria-valuetext": text})
+            else:
+                put(css_class, ".noUi-handle", {"aria-label": name, "aria-valuetext": text})
+            put(css_class, ".noUi-handle", {"aria-disabled": "true" if widget.disabled else None})
+            put(css_class, ".widget-readout", {"aria-label": f"{name}, typed value", "role": "textbox"})
+        elif kind == "input":
+            put(css_class, "input, textarea", {"aria-label": name})
+        elif kind == "select":
+            put(css_class, "select", {"aria-label": name})
+        elif kind == "checkbox":
+            put(css_class, "input[type=checkbox]", {"aria-label": name})
+        elif kind == "group":
+            put(css_class, "", {"role": "radiogroup" if isinstance(widget, widgets.RadioButtons) else "group",
+                                "aria-label": name})
+        else:
+            put(css_class, "", {"aria-label": name})
+
+    def slider_text(self, widget: widgets.Widget) -> str:
+        """The ``aria-valuetext`` the bridge holds for ``widget``'s handle now."""
+        css_class = self.mark(widget)
+        for selector in (".noUi-handle", ".noUi-handle-lower"):
+            text = self.bridge.attrs(css_class, selector).get("aria-valuetext")
+            if text is not None:
+                return text
+        return ""
+
+
+def _kind(widget: widgets.Widget) -> str | None:
+    """What kind of control ``widget`` is, for its ARIA attributes (None: not a control)."""
+    for kinds, kind in ((_RANGE_SLIDERS + _SLIDERS, "slider"), (_INPUTS, "input"), (_SELECTS, "select"),
+                        ((widgets.Checkbox,), "checkbox"), (_GROUPS, "group"),
+                        ((widgets.Button, widgets.ToggleButton), "button")):
+        if isinstance(widget, kinds):
+            return kind
+    return None
+
+
+def _parents(root: widgets.Widget) -> dict[int, tuple[widgets.Box, widgets.Widget]]:
+    """``{id(child): (box, child)}`` for every widget under ``root``."""
+    parents: dict[int, tuple[widgets.Box, widgets.Widget]] = {}
+    stack = [root]
+    while stack:
+        box = stack.pop()
+        for child in getattr(box, "children", ()) or ():
+            if id(child) not in parents:
+                parents[id(child)] = (box, child)
+                stack.append(child)
+    return parents
+
+
+def _insert_after(canvas: Any, item: widgets.Widget, parents: dict) -> None:
+    """Put ``item`` under ``canvas``: after it in a column, or after the row that holds it (figures side by side)."""
+    node = canvas
+    while id(node) in parents:
+        box, _ = parents[id(node)]
+        vertical = isinstance(box, widgets.VBox) or (
+            isinstance(box, widgets.Box) and not isinstance(box, widgets.HBox)
+            and (box.layout.flex_flow or "").startswith("column"))
+        if vertical:
+            children = list(box.children)
+            position = children.index(node) + 1
+            following = children[position] if position < len(children) else None
+            if following is not None and getattr(following, "_explorer_after", None) is node:
+                # several canvases side by side: their buttons side by side too, in one line under the row
+                if not isinstance(following, widgets.HBox) or "explorer-figure-access-row" not in following._dom_classes:
+                    group = widgets.HBox([following], layout=widgets.Layout(flex_flow="row wrap", max_width="100%",
+                                                                            align_items="flex-start"))
+                    group.add_class("explorer-figure-access-row")
+                    group._explorer_after = node
+                    children[position] = following = group
+                following.children = (*following.children, item)
+            else:
+                item._explorer_after = node
+                children.insert(position, item)
+            box.children = children
+            for child in children:
+                parents[id(child)] = (box, child)
+            return
+        node = box
+    log.debug("canvas not in the panel's widget: its text and tables are not placed")
