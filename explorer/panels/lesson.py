@@ -125,6 +125,9 @@ class CheckQuestion:
 class _Delegating(Panel):
     """A panel whose figures and code are those of the live panel it shows (:attr:`live`)."""
 
+    #: The live panel shows its own "Code" button (and its figures their download rows).
+    code_button = False
+
     @property
     def live(self) -> Any:
         """The live panel shown now (None when there is none)."""
@@ -160,9 +163,14 @@ class _Delegating(Panel):
         """The numbers the live panel's figure ``index`` draws, as a table."""
         return self._require_live("data table of its figures").table(index)
 
-    def export_figure(self, index: int | str = 0, fmt: str = "png", *, dpi: float = 150) -> bytes:
-        """The live panel's figure ``index`` as a ``fmt`` file (``"png"``, ``"pdf"`` or ``"svg"``)."""
-        return self._require_live("figure export").export_figure(index, fmt, dpi=dpi)
+    def export_figure(self, index: int | str = 0, fmt: str = "png", **options: Any) -> bytes:
+        """The live panel's figure ``index`` as a ``fmt`` file (``"png"``, ``"pdf"`` or ``"svg"``; ``format=``,
+        ``dpi=``, ``slide=`` as :meth:`Panel.export_figure <explorer.panels.base.Panel.export_figure>`)."""
+        return self._require_live("figure export").export_figure(index, fmt, **options)
+
+    def figure_caption(self, index: int | str = 0) -> str:
+        """The caption of the live panel's figure ``index`` in an export."""
+        return self._require_live("caption").figure_caption(index)
 
     def code(self) -> str:
         """The live panel's code: the public-API snippet that reproduces what the lesson shows."""
