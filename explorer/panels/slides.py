@@ -21,7 +21,7 @@ import math
 import pickle
 import re
 import textwrap
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 from matplotlib.figure import Figure
