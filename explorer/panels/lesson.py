@@ -306,7 +306,7 @@ class LessonsPage(_Delegating):
             "goal, a question to think about, a live panel set up to show the point, a takeaway and a question "
             "to check your understanding.</p>"
             f"<details><summary>All lessons</summary><ol>{items}</ol></details>"
-            f"<details><summary>For teachers: the check questions and their answers</summary>"
+            f"<details class='explorer-teacher-only'><summary>For teachers: the check questions and their answers</summary>"
             f"{_answers_html(self.lessons)}</details>")
         self.selector.observe(self._on_lesson, names="value")
         self.widget = widgets.VBox([intro, widgets.HBox([self.selector, self.previous, self.next],
