@@ -35,7 +35,7 @@ from explorer.panels._resize import figure_sizer, set_figure_scale
 from explorer.references import papers_html
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
-__all__ = ["build_app", "show", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML", "PRESENTER_CSS", "PRESENTER_SCALE"]
+__all__ = ["build_app", "show", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML", "PRESENTER_CSS", "PRESENTER_SCALE", "FIGURE_TEXT_POINTS"]
 
 #: The landing view's title: the app's first tab.
 LANDING = registry.entry("landing").title
@@ -63,7 +63,10 @@ Explorer version {version}.</small></p>
 """
 
 
-#: How much larger the presenter view draws every figure (text 9 pt -> 14 pt at its rendered size).
+#: The smallest text of any figure of the explorer, in points (tests/panels/test_slides.py checks it).
+FIGURE_TEXT_POINTS = 9.0
+#: How much larger the presenter view draws every figure: 9 pt text at 100 dpi is 12.5 CSS pixels (9.4 CSS
+#: points); 1.56 times larger it is 19.5 CSS pixels, 14.6 points, at the figure's rendered size.
 PRESENTER_SCALE = 1.56
 
 #: The presenter view (class ``explorer-presenter`` on the app's root): larger text and controls for a projector
@@ -93,6 +96,9 @@ NARROW_CSS = """<style>
 .explorer-app .widget-hbox { flex-wrap: wrap; }
 .explorer-app .widget-hbox > .widget-hbox, .explorer-app .widget-hbox > .widget-vbox { max-width: 100%; min-width: 0; }
 @media (max-width: 700px) {
+  .explorer-app .lm-TabBar-content { flex-wrap: wrap; }
+  .explorer-app .widget-tab > .lm-TabBar, .explorer-app .jupyter-widget-tab > .lm-TabBar { overflow: visible; height: auto; min-height: 0; }
+  .explorer-app .lm-TabBar-tab { min-width: 0 !important; flex: 0 1 auto !important; }
   .explorer-app .widget-inline-hbox { max-width: 100%; flex-wrap: wrap; }
   .explorer-app .widget-inline-hbox .widget-label { max-width: 100%; }
   .explorer-app .widget-text, .explorer-app .widget-dropdown, .explorer-app .widget-slider,
@@ -319,6 +325,26 @@ class ExplorerApp:
             raise ConfigurationError("the configuration in the page address could not be decoded") from None
         self.load_config(text)
 
+    def apply_query(self, query_string: str) -> None:
+        """Apply a page address's ``?config=`` and ``?presenter=1`` and say what was done, above the tabs.
+
+        A configuration loaded says "Configuration loaded: ..." (what it set, in words, and the tab it opened on);
+        a refused one says why, and the explorer keeps its defaults.  Never raises an explorer error.
+        """
+        try:
+            self.load_query_string(query_string)
+        except ExplorerError as error:
+            message = (f"The configuration in the address was not applied: {error}. "
+                       "The explorer opened with its defaults.")
+            self.status.error(message)
+            self.notice.value = f"<div class='explorer-config-refused' role='alert'>{escape(message)}</div>"
+            return
+        if urllib.parse.parse_qs(query_string or "").get("config"):
+            words = f"Configuration loaded: {self.describe_config()}."
+            words += f" Opened on the {self._titles[self.tabs.selected_index or 0]} tab."
+            self.status.info(words)
+            self.notice.value = f"<div class='explorer-config-loaded' role='status'>{escape(words)}</div>"
+
     def config_query(self) -> str:
         """``config=...``: the configuration as a URL query (append ``?`` + this to the app's address)."""
         text = json.dumps(self.export_config(), separators=(",", ":"))
@@ -497,17 +523,5 @@ def build_app(state: AppState | None = None, *, query_string: str | None = None,
     app = ExplorerApp(state, **kwargs)
     query = os.environ.get("QUERY_STRING", "") if query_string is None else query_string
     if query:
-        try:
-            app.load_query_string(query)
-        except ExplorerError as error:
-            message = f"The configuration in the address was not applied: {error}. The explorer opened with its defaults."
-            app.status.error(message)
-            app.notice.value = f"<div class='explorer-config-refused' role='alert'>{escape(message)}</div>"
-        else:
-            if urllib.parse.parse_qs(query).get("config"):
-                words = f"Configuration loaded: {app.describe_config()}."
-                tab = app.titles[app.tabs.selected_index or 0]
-                words += f" Opened on the {tab} tab."
-                app.status.info(words)
-                app.notice.value = f"<div class='explorer-config-loaded' role='status'>{escape(words)}</div>"
+        app.apply_query(query)
     return app

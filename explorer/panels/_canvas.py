@@ -267,6 +267,13 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self.scale = 1.0                             # set_scale: the presenter view draws figures larger
 
     # ------------------------------------------------------------------ the presenter view: larger figures
+    def mark_dpi(self) -> None:
+        """Name the figure's dots per inch (CSS pixels per inch) in a class, ``explorer-dpi-156``: a browser test
+        reads the text size a figure is rendered at from it and the canvas's scale."""
+        for name in [c for c in self._dom_classes if c.startswith("explorer-dpi-")]:
+            self.remove_class(name)
+        self.add_class(f"explorer-dpi-{int(round(self._base_dpi * self.scale))}")
+
     def set_scale(self, scale: Any) -> bool:
         """Draw the figure ``scale`` times larger (clamped to [1, :data:`MAX_SCALE`]): width, height and text.
 
@@ -293,6 +300,7 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
             if self.fit_id:
                 self.layout.width = f"{design_width}px"
             self.figure.set_size_inches(inches_w, inches_h, forward=True)
+            self.mark_dpi()
             if self._container_width is not None:
                 self.fit_width(self._container_width)
             self._png_is_old = True

@@ -253,6 +253,8 @@ def register_figure(canvas: Any) -> str:
     canvas.add_class("explorer-fit")
     canvas.add_class(f"explorer-fit-{fid}")
     figure_sizer().register(canvas)
-    if _scale["figures"] != 1.0 and hasattr(canvas, "set_scale"):
-        canvas.set_scale(_scale["figures"])
+    if hasattr(canvas, "set_scale"):
+        canvas.mark_dpi()
+        if _scale["figures"] != 1.0:
+            canvas.set_scale(_scale["figures"])
     return fid

@@ -12,6 +12,7 @@ import re
 import ipywidgets as widgets
 import pytest
 
+from explorer.app import FIGURE_TEXT_POINTS
 from explorer.panels import slides
 from explorer.panels.base import Panel
 from explorer.panels.registry import REGISTRY
@@ -62,6 +63,8 @@ def test_every_figure_of_every_panel_exports_for_slides_in_three_formats(panels)
             figure = slides.slide_figure(view, caption)
             assert tuple(figure.get_size_inches()) == slides.SLIDE_INCHES
             assert slides.min_font_points(figure) >= slides.SLIDE_MIN_POINTS - 1e-9, (key, view.key)
+            # the presenter view's scale is worked out from the smallest text of any figure on screen
+            assert slides.min_font_points(view.figure) >= FIGURE_TEXT_POINTS, (key, view.key)
 
 
 def test_the_export_keeps_the_notebook_signature_and_the_screen(panels):
