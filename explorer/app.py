@@ -83,6 +83,12 @@ PRESENTER_CSS = """<style>
 .explorer-presenter .jupyter-widgets.widget-inline-hbox, .explorer-presenter .widget-button,
 .explorer-presenter .widget-toggle-button, .explorer-presenter .widget-dropdown > select { min-height: 38px; height: auto; }
 .explorer-presenter .lm-TabBar-tab { min-height: 40px; padding: 6px 12px; }
+.explorer-presenter .widget-inline-hbox { min-width: fit-content; }
+.explorer-presenter .widget-inline-hbox input { min-width: 4.5em; }
+.explorer-presenter .widget-dropdown > select { min-width: 8em; }
+.explorer-presenter .lm-TabBar-content { flex-wrap: wrap; }
+.explorer-presenter .widget-tab > .lm-TabBar, .explorer-presenter .jupyter-widget-tab > .lm-TabBar {
+  overflow: visible; height: auto; min-height: 0; }
 .explorer-presenter .explorer-teacher-only { display: none !important; }
 .explorer-presenter .explorer-code-text { font-size: 17px !important; }
 </style>"""

@@ -28,7 +28,7 @@ FIGURE_SCALE_JS = r"""
   .filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0)
   .map(e => {
     const canvas = e.querySelector('canvas');
-    const dpi = parseFloat(([...e.classList].find(k => /^explorer-dpi-\d+$/.test(k)) || 'explorer-dpi-0').slice(12));
+    const dpi = parseFloat(([...e.classList].find(k => /^explorer-dpi-\d+$/.test(k)) || 'explorer-dpi-0').slice(13));
     const id = [...e.classList].find(k => /^explorer-fit-[0-9a-f]+$/.test(k)) || '';
     return {id, dpi, scale: canvas.getBoundingClientRect().width / (canvas.width / window.devicePixelRatio)};
   })
