@@ -105,8 +105,10 @@ NARROW_CSS = """<style>
   .explorer-app .lm-TabBar-content { flex-wrap: wrap; }
   .explorer-app .widget-tab > .lm-TabBar, .explorer-app .jupyter-widget-tab > .lm-TabBar { overflow: visible; height: auto; min-height: 0; }
   .explorer-app .lm-TabBar-tab { min-width: 0 !important; flex: 0 1 auto !important; }
-  .explorer-app .widget-inline-hbox { max-width: 100%; flex-wrap: wrap; }
+  .explorer-app .widget-inline-hbox { max-width: 100%; }
+  .explorer-app .widget-inline-hbox:not(.widget-slider) { flex-wrap: wrap; height: auto; }
   .explorer-app .widget-inline-hbox .widget-label { max-width: 100%; }
+  .explorer-app .widget-slider .slider-container { min-width: 80px; }
   .explorer-app .widget-text, .explorer-app .widget-dropdown, .explorer-app .widget-slider,
   .explorer-app .widget-select, .explorer-app .widget-textarea, .explorer-app .widget-button,
   .explorer-app .widget-html, .explorer-app .widget-select-multiple { max-width: 100% !important; min-width: 0 !important; }
