@@ -194,10 +194,12 @@ def figure_download_row(panel: "Panel", views: list["FigureView"]) -> widgets.Wi
     the row (a ``data:`` URI: no server round trip); a failure is said on the panel's status line.
     """
     label = widgets.HTML("<span style='color:#555'>For slides:</span>", layout=widgets.Layout(width="auto"))
+    style = {"description_width": "initial"}
     which = widgets.Dropdown(options=[(view.title, view.key) for view in views], value=views[0].key,
-                             description="Figure", layout=widgets.Layout(width="auto", max_width="420px"))
+                             description="Figure", style=style,
+                             layout=widgets.Layout(width="auto", max_width="min(100%, 460px)"))
     fmt = widgets.Dropdown(options=[("PNG (200 dpi)", "png"), ("SVG", "svg"), ("PDF", "pdf")], value="png",
-                           description="Format", layout=widgets.Layout(width="190px"))
+                           description="Format", style=style, layout=widgets.Layout(width="auto"))
     button = widgets.Button(description="Download", icon="download", tooltip="This figure at a slide's size",
                             layout=widgets.Layout(width="auto"))
     link = widgets.HTML(layout=widgets.Layout(width="auto"))
