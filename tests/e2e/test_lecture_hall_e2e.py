@@ -126,6 +126,11 @@ def test_a_phone_at_390x844_wraps_controls_and_keeps_every_tab_and_compute_butto
             open_tab(page, title)
             settle(page)
             overflow = page.evaluate(OVERFLOW_JS)
+            # The figures' smallest text as drawn here (said, not asserted: a figure too small to read offers its
+            # data table, issue 25 item 6).
+            sizes = [FIGURE_TEXT_POINTS * f["dpi"] / 72 * f["scale"] for f in page.evaluate(FIGURE_SCALE_JS)]
+            if sizes:
+                print(f"390 px, {title}: smallest figure text {min(sizes):.1f} pt (largest {max(sizes):.1f} pt)")
             if overflow:
                 problems[title] = overflow
             buttons = page.locator(".explorer-app .widget-button", has_text="Compute")
