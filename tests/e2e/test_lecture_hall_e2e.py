@@ -56,6 +56,12 @@ OVERFLOW_JS = r"""
 """
 
 
+def _drawn_points(figure: dict) -> float:
+    """A figure's smallest text in CSS points at the size it is drawn: its points at the kernel's dots per inch
+    are CSS pixels (pt x dpi / 72), scaled by the browser, and 96 CSS pixels are 72 points."""
+    return FIGURE_TEXT_POINTS * figure["dpi"] / 72 * figure["scale"] * 72 / 96
+
+
 def _shots(tmp_path: Path) -> Path:
     folder = Path(os.environ["EXPLORER_SCREENSHOTS"]) if os.environ.get("EXPLORER_SCREENSHOTS") else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
@@ -88,8 +94,7 @@ def test_presenter_view_at_1280x720_keeps_figure_text_at_14_pt_and_nothing_clipp
             assert figures, title
             assert not clipped(figures), (title, clipped(figures))
             for figure in page.evaluate(FIGURE_SCALE_JS):
-                # the smallest text of a figure, in CSS points at the size it is drawn
-                points = FIGURE_TEXT_POINTS * figure["dpi"] / 72 * figure["scale"]
+                points = _drawn_points(figure)
                 if points < 14 - 0.05:
                     small[f"{title} {figure['id']}"] = round(points, 1)
             if title in ("Randomized response", "Permutation"):
@@ -128,7 +133,7 @@ def test_a_phone_at_390x844_wraps_controls_and_keeps_every_tab_and_compute_butto
             overflow = page.evaluate(OVERFLOW_JS)
             # The figures' smallest text as drawn here (said, not asserted: a figure too small to read offers its
             # data table, issue 25 item 6).
-            sizes = [FIGURE_TEXT_POINTS * f["dpi"] / 72 * f["scale"] for f in page.evaluate(FIGURE_SCALE_JS)]
+            sizes = [_drawn_points(f) for f in page.evaluate(FIGURE_SCALE_JS)]
             if sizes:
                 print(f"390 px, {title}: smallest figure text {min(sizes):.1f} pt (largest {max(sizes):.1f} pt)")
             if overflow:
