@@ -127,7 +127,7 @@ def _code_cases():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key, dataset, epsilon", list(_code_cases()))
-def test_each_panel_s_code_gives_the_view_s_numbers_in_a_fresh_interpreter(key, dataset, epsilon):
+def test_each_panel_s_code_gives_the_view_s_numbers_in_a_fresh_interpreter(key, dataset, epsilon, tmp_path):
     """code() run alone (a subprocess: public API, numpy, pandas, matplotlib) makes every number the view's
     figures draw, equal to the last digit shown, in several states (CODE_STATES: two data sets or two ε).
     The Lessons tab's code is its live panel's (tests/panels/test_lesson_panel.py)."""
@@ -148,7 +148,8 @@ def test_each_panel_s_code_gives_the_view_s_numbers_in_a_fresh_interpreter(key, 
     for module in ("explorer.panels", "ipywidgets", "explorer.state"):
         assert module not in code, (key, module)
     done = subprocess.run([sys.executable, str(Path(__file__).with_name("_code_numbers.py"))], input=code,
-                          capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600)
+                          capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600,
+                          cwd=tmp_path)            # the files a snippet saves (its figure's PNG) go there
     assert done.returncode == 0, f"{key} ({dataset}, ε = {epsilon}): the snippet failed\n{done.stderr[-1500:]}"
     made = json.loads(done.stdout.rsplit("@@NUMBERS@@", 1)[1])
     view = _view_numbers(key, panel)
