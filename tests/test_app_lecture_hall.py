@@ -84,3 +84,18 @@ def test_a_refused_configuration_link_says_why_and_keeps_the_defaults():
     unknown_tab = {"dataset": "UCI Adult", "open_tab": "Nope"}
     app = build_app(query_string=_query(unknown_tab))
     assert "open_tab must be one of" in app.notice.value and app.tabs.selected_index == 0
+
+
+def test_a_preheated_kernel_says_what_the_visitor_s_link_did(monkeypatch):
+    """privacy-explorer --demo runs the notebook before the visitor arrives: the link is applied then, and said."""
+    import voila.utils
+
+    from explorer.demo.kernel import apply_preheated_query
+
+    app = build_app(query_string="")
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(voila.utils, "get_query_string", lambda *args, **kwargs: _query(
+        {"dataset": "UCI Adult", "epsilon": 3.0, "open_tab": "Data"}))
+    apply_preheated_query(app)
+    assert "Configuration loaded: data set UCI Adult; ε = 3" in app.notice.value
+    assert app.titles[app.tabs.selected_index] == "Data"
