@@ -31,11 +31,11 @@ from explorer.panels.downloads import download_link
 from explorer.panels.status import StatusLine, escape, guarded
 from explorer.panels.data import DataPanel
 from explorer.panels.landing import LandingPanel
-from explorer.panels._resize import figure_sizer
+from explorer.panels._resize import figure_sizer, set_figure_scale
 from explorer.references import papers_html
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
-__all__ = ["build_app", "show", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML"]
+__all__ = ["build_app", "show", "ExplorerApp", "PANEL_TABS", "ABOUT_HTML", "PRESENTER_CSS", "PRESENTER_SCALE", "FIGURE_TEXT_POINTS"]
 
 #: The landing view's title: the app's first tab.
 LANDING = registry.entry("landing").title
@@ -61,6 +61,61 @@ reads that choice and the shared epsilon.</p>
 Explorer version {version}.</small></p>
 </div>
 """
+
+
+#: The smallest text of any figure of the explorer, in points (tests/panels/test_slides.py checks it).
+FIGURE_TEXT_POINTS = 9.0
+#: How much larger the presenter view draws every figure: 9 pt text at 100 dpi is 12.5 CSS pixels (9.4 CSS
+#: points); 1.56 times larger it is 19.5 CSS pixels, 14.6 points, at the figure's rendered size.
+PRESENTER_SCALE = 1.56
+
+#: The presenter view (class ``explorer-presenter`` on the app's root): larger text and controls for a projector
+#: at 1280x720, and what only the teacher should see (``explorer-teacher-only``) hidden.
+PRESENTER_CSS = """<style>
+.explorer-presenter { --jp-widgets-font-size: 19px; --jp-ui-font-size1: 19px; --jp-content-font-size1: 19px;
+  --jp-widgets-inline-height: 38px; --jp-widgets-inline-label-width: 130px; font-size: 19px; }
+.explorer-presenter .widget-html-content, .explorer-presenter .widget-label, .explorer-presenter label,
+.explorer-presenter .widget-readout, .explorer-presenter button, .explorer-presenter select,
+.explorer-presenter input, .explorer-presenter textarea, .explorer-presenter summary,
+.explorer-presenter .lm-TabBar-tab { font-size: 19px !important; line-height: 1.4; }
+.explorer-presenter .widget-html-content small { font-size: 17px; }
+.explorer-presenter .widget-html-content h2 { font-size: 28px; } .explorer-presenter .widget-html-content h3 { font-size: 24px; }
+.explorer-presenter .jupyter-widgets.widget-inline-hbox, .explorer-presenter .widget-button,
+.explorer-presenter .widget-toggle-button, .explorer-presenter .widget-dropdown > select { min-height: 38px; height: auto; }
+.explorer-presenter .lm-TabBar-tab { min-height: 40px; padding: 6px 12px; }
+.explorer-presenter .widget-inline-hbox { min-width: fit-content; }
+.explorer-presenter .widget-inline-hbox input { min-width: 4.5em; }
+.explorer-presenter .widget-dropdown > select { min-width: 8em; }
+.explorer-presenter .lm-TabBar-content { flex-wrap: wrap; }
+.explorer-presenter .widget-tab > .lm-TabBar, .explorer-presenter .jupyter-widget-tab > .lm-TabBar {
+  overflow: visible; height: auto; min-height: 0; }
+.explorer-presenter .explorer-teacher-only { display: none !important; }
+.explorer-presenter .explorer-code-text { font-size: 17px !important; }
+</style>"""
+
+#: Phones and narrow windows: controls wrap above the figures, rows never push a button off screen.  And the
+#: notice of a configuration from the page address.
+NARROW_CSS = """<style>
+.explorer-config-loaded { border-left: 4px solid #2e7d32; background: #f1f8f1; padding: 4px 12px; margin: 4px 0; }
+.explorer-config-refused { border-left: 4px solid #b00020; background: #fdf0f0; padding: 4px 12px; margin: 4px 0; }
+.explorer-app .explorer-slide-row, .explorer-app .explorer-app-tools { flex-wrap: wrap; }
+.explorer-app .widget-hbox { flex-wrap: wrap; }
+.explorer-app .widget-hbox > .widget-hbox, .explorer-app .widget-hbox > .widget-vbox { max-width: 100%; min-width: 0; }
+@media (max-width: 700px) {
+  .explorer-app .lm-TabBar-content { flex-wrap: wrap; }
+  .explorer-app .widget-tab > .lm-TabBar, .explorer-app .jupyter-widget-tab > .lm-TabBar { overflow: visible; height: auto; min-height: 0; }
+  .explorer-app .lm-TabBar-tab { min-width: 0 !important; flex: 0 1 auto !important; }
+  .explorer-app .widget-inline-hbox { max-width: 100%; }
+  .explorer-app .widget-inline-hbox:not(.widget-slider) { flex-wrap: wrap; height: auto; }
+  .explorer-app .widget-inline-hbox .widget-label { max-width: 100%; }
+  .explorer-app .widget-slider .slider-container { min-width: 80px; }
+  .explorer-app .widget-text, .explorer-app .widget-dropdown, .explorer-app .widget-slider,
+  .explorer-app .widget-select, .explorer-app .widget-textarea, .explorer-app .widget-button,
+  .explorer-app .widget-html, .explorer-app .widget-select-multiple { max-width: 100% !important; min-width: 0 !important; }
+  .explorer-app .widget-html-content { max-width: 100%; overflow-wrap: anywhere; }
+  .explorer-app .widget-tab-contents { padding: 4px; }
+}
+</style>"""
 
 
 def _deferred_class(module_name: str, class_name: str) -> Any:
@@ -119,9 +174,73 @@ class ExplorerApp:
                              "max-width:none !important}</style>"
                              "<h2 style='margin:4px 0'>Privacy explorer</h2>"
                              "<div style='color:#555'>deniability and permutation, live</div>")
-        self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box, figure_sizer()])
+        # A teacher's tools: the presenter view, and every open tab's code as one notebook.
+        self.presenter = widgets.ToggleButton(value=False, description="Presenter view", icon="desktop",
+                                              tooltip="Larger text, controls and figures for a projector; "
+                                                      "the teacher's answers hidden",
+                                              layout=widgets.Layout(width="auto"))
+        self.presenter.add_class("explorer-presenter-toggle")
+        self.presenter.observe(lambda change: self.set_presenter(change["new"]), names="value")
+        self.notebook_button = widgets.Button(description="Download as notebook", icon="book",
+                                              tooltip="The code of every open tab, as one Jupyter notebook",
+                                              layout=widgets.Layout(width="auto"))
+        self.notebook_button.add_class("explorer-notebook-button")
+        self.notebook_link = widgets.HTML(layout=widgets.Layout(width="auto"))
+        self.notebook_button.on_click(lambda _: self._on_notebook())
+        tools = widgets.HBox([self.presenter, self.notebook_button, self.notebook_link],
+                             layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        tools.add_class("explorer-app-tools")
+        # What a configuration from the page address did (or why it was refused), above the tabs.
+        self.notice = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.notice.add_class("explorer-config-notice")
+        self.widget = widgets.VBox([title, widgets.HTML(PRESENTER_CSS + NARROW_CSS), tools, self.notice, self.tabs,
+                                    self.status.widget, config_box, figure_sizer()])
         self.widget.add_class("explorer-app")
         guard_widgets(config_box, self.status)
+        guard_widgets(tools, self.status)
+
+    # ------------------------------------------------------------------ for a teacher
+    def set_presenter(self, on: bool) -> None:
+        """Turn the presenter view on or off: larger text and controls (CSS class ``explorer-presenter`` on the
+        app's root), every figure drawn :data:`PRESENTER_SCALE` times larger, the teacher's answers hidden."""
+        on = bool(on)
+        if self.presenter.value != on:
+            self.presenter.value = on                  # comes back here through the observer
+            return
+        if on:
+            self.widget.add_class("explorer-presenter")
+        else:
+            self.widget.remove_class("explorer-presenter")
+        set_figure_scale(PRESENTER_SCALE if on else 1.0)
+
+    @property
+    def presenting(self) -> bool:
+        """Whether the presenter view is on."""
+        return "explorer-presenter" in self.widget._dom_classes
+
+    def notebook(self) -> dict[str, Any]:
+        """The code of every open tab (built, in tab order) as one notebook (nbformat 4, a dict)."""
+        from explorer.panels.slides import notebook_of
+
+        sections = []
+        for title in self._titles:
+            panel = self.panels.get(title)
+            if panel is None or not hasattr(panel, "code"):
+                continue
+            try:
+                sections.append((title, panel.code()))
+            except NotImplementedError:
+                continue
+        return notebook_of(sections)
+
+    @guarded
+    def _on_notebook(self) -> None:
+        text = json.dumps(self.notebook(), indent=1, ensure_ascii=False)
+        self.notebook_link.value = download_link(text.encode("utf-8"), "explorer-views.ipynb",
+                                                 "application/x-ipynb+json", "save explorer-views.ipynb",
+                                                 css_class="explorer-notebook-file")
+        open_tabs = [title for title in self._titles if title in self.panels]
+        self.status.info(f"Notebook ready: the code of {len(open_tabs)} open tab(s) ({', '.join(open_tabs)}).")
 
     def open_tab(self, title: str) -> None:
         """Show the tab ``title`` (built now if it was not yet)."""
@@ -204,8 +323,12 @@ class ExplorerApp:
             self.panel(title)
 
     def load_query_string(self, query_string: str) -> None:
-        """Apply ``?config=...`` from a page URL (Voilà passes it to the kernel as ``QUERY_STRING``)."""
-        values = urllib.parse.parse_qs(query_string or "").get("config")
+        """Apply ``?config=...`` and ``?presenter=1`` from a page URL (Voilà passes it as ``QUERY_STRING``)."""
+        query = urllib.parse.parse_qs(query_string or "")
+        presenter = query.get("presenter")
+        if presenter and presenter[0].strip().lower() in ("1", "true", "yes", "on"):
+            self.set_presenter(True)
+        values = query.get("config")
         if not values:
             return
         try:
@@ -215,6 +338,26 @@ class ExplorerApp:
             raise ConfigurationError("the configuration in the page address could not be decoded") from None
         self.load_config(text)
 
+    def apply_query(self, query_string: str) -> None:
+        """Apply a page address's ``?config=`` and ``?presenter=1`` and say what was done, above the tabs.
+
+        A configuration loaded says "Configuration loaded: ..." (what it set, in words, and the tab it opened on);
+        a refused one says why, and the explorer keeps its defaults.  Never raises an explorer error.
+        """
+        try:
+            self.load_query_string(query_string)
+        except ExplorerError as error:
+            message = (f"The configuration in the address was not applied: {error}. "
+                       "The explorer opened with its defaults.")
+            self.status.error(message)
+            self.notice.value = f"<div class='explorer-config-refused' role='alert'>{escape(message)}</div>"
+            return
+        if urllib.parse.parse_qs(query_string or "").get("config"):
+            words = f"Configuration loaded: {self.describe_config()}."
+            words += f" Opened on the {self._titles[self.tabs.selected_index or 0]} tab."
+            self.status.info(words)
+            self.notice.value = f"<div class='explorer-config-loaded' role='status'>{escape(words)}</div>"
+
     def config_query(self) -> str:
         """``config=...``: the configuration as a URL query (append ``?`` + this to the app's address)."""
         text = json.dumps(self.export_config(), separators=(",", ":"))
@@ -222,22 +365,88 @@ class ExplorerApp:
 
     # ------------------------------------------------------------------ configuration
     def export_config(self) -> dict[str, Any]:
-        """The configuration: the state written out, each parameter once (:meth:`AppState.to_config`)."""
+        """The configuration: the state written out, each parameter once (:meth:`AppState.to_config`), and the
+        tab open now (``"open_tab"``: a configuration link opens on it)."""
         self.sync_tabs()
-        return self.state.to_config()
+        config = self.state.to_config()
+        index = self.tabs.selected_index
+        if index is not None and 0 <= index < len(self._titles):
+            config["open_tab"] = self._titles[index]
+        return config
 
     def load_config(self, config: dict[str, Any] | str) -> None:
         """Apply a configuration made by :meth:`export_config` (a dict or its JSON text).
 
-        The state checks all of it first (nothing changes if any part is refused); then every
-        built tab follows the state, and tabs built later read their parameters from it.
+        The state checks all of it first, then each tab's panel checks its settings (built now if it was not):
+        nothing changes if any part is refused (:class:`ConfigurationError` says which and why).  Then every
+        built tab follows the state, and the app opens on the configuration's ``open_tab``.
         """
+        config, self._last_open_tab = _without_open_tab(config)
+        open_tab = self._open_tab_of(self._last_open_tab)
+        self.sync_tabs()
+        previous = self.state.to_config()
         self._loading = True
         try:
             self._load_config(config)
+            try:
+                self._check_tabs()
+            except ConfigurationError:
+                self._load_config(previous)            # all or nothing: the tabs as they were
+                for title in self.state.tab_params.keys() | set(self.panels):
+                    if title in self.panels and title != "Data":
+                        self.panels[title].status.clear()
+                raise
         finally:
             self._loading = False
         self.sync_tabs()
+        if open_tab is not None:
+            self.open_tab(open_tab)
+
+    def _open_tab_of(self, value: Any) -> str | None:
+        """The tab a configuration opens on (its ``open_tab``), checked; None when it names none."""
+        if value is None:
+            return None
+        if value not in self._titles:
+            raise ConfigurationError(f"open_tab must be one of {self._titles}, got {shorten(value)}")
+        return value
+
+    def _check_tabs(self) -> None:
+        """Check every tab's part of the state's configuration with its panel (built now if needed).
+
+        Raises :class:`ConfigurationError` naming the tab and the refused value (the panel's own check).
+        """
+        for title, params in self.state.tab_params.items():
+            if title not in self._factories and title not in self.panels:
+                raise ConfigurationError(f"the configuration names a tab this explorer has not: {shorten(title)}")
+            panel = self.panel(title)
+            if hasattr(panel, "check_config"):
+                try:
+                    panel.check_config(dict(params))
+                except ConfigurationError as error:
+                    raise ConfigurationError(f"the {title} tab's settings were refused: {error}") from None
+
+    def describe_config(self) -> str:
+        """What the configuration in the state sets, in words: the data set, ε and each tab's settings."""
+        import re
+
+        parts = [f"data set {self.state.dataset_name}", f"ε = {self.state.epsilon:g}"]
+        for title, params in self.state.tab_params.items():
+            panel = self.panels.get(title)
+            controls = getattr(panel, "controls", {}) if panel is not None else {}
+            # The panel's own words for its settings (a choice by its label; settings its view does not use now,
+            # and empty ones, left out), as in the caption of an exported figure.
+            shown = panel.caption_inputs() if hasattr(panel, "caption_inputs") else {}
+            words = []
+            for key in params:
+                control = controls.get(key)
+                if control is None or control.state is not None:
+                    continue
+                name = re.sub(r"<[^>]+>", "", str(getattr(control.widget, "description", "") or key)).strip().rstrip(":")
+                if name in shown:
+                    words.append(f"{name} = {shown[name]}")
+            if words:
+                parts.append(f"{title}: {', '.join(words)}")
+        return "; ".join(parts)
 
     def _load_config(self, config: dict[str, Any] | str) -> None:
         self.state.load_config(config)
@@ -249,6 +458,8 @@ class ExplorerApp:
                 else None
             if current != params:                   # a tab already showing these parameters is left alone
                 self._apply_tab(title, panel, params)
+
+    _last_open_tab: Any = None
 
     @guarded
     def _on_export(self) -> None:
@@ -272,8 +483,22 @@ class ExplorerApp:
         except (TypeError, KeyError, AttributeError) as error:
             raise ConfigurationError(f"configuration could not be applied: {shorten(str(error), 120)}") from None
         problems = [title for title, panel in self.panels.items() if title != "Data" and panel.status.is_error]
-        self.status.info(f"Configuration loaded: {self.state.dataset_name}, ε = {self.state.epsilon:g}."
+        self.status.info(f"Configuration loaded: {self.describe_config()}."
                          + (f" See the status line of: {', '.join(problems)}." if problems else ""))
+
+
+def _without_open_tab(config: Any) -> tuple[Any, Any]:
+    """``(config without its "open_tab", the open_tab)``; JSON text is read first (refused in words)."""
+    if isinstance(config, (str, bytes)):
+        try:
+            parsed = json.loads(config)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return config, None                    # the state's parser says why, in words
+        config = parsed
+    if isinstance(config, dict) and "open_tab" in config:
+        config = dict(config)
+        return config, config.pop("open_tab")
+    return config, None
 
 
 def show(panel: Any) -> widgets.VBox:
@@ -329,8 +554,5 @@ def build_app(state: AppState | None = None, *, query_string: str | None = None,
     query = os.environ.get("QUERY_STRING", "") if query_string is None else query_string
     app.teacher_mode = teacher_mode_requested(query)
     if query:
-        try:
-            app.load_query_string(query)
-        except ExplorerError as error:
-            app.status.error(f"The configuration in the address was not applied: {error}")
+        app.apply_query(query)
     return app

@@ -139,6 +139,9 @@ def apply_preheated_query(app: Any) -> None:
     query = get_query_string() or ""
     if not query:
         return
+    if hasattr(app, "apply_query"):             # says what it set (or why not) above the tabs
+        app.apply_query(query)
+        return
     try:
         app.load_query_string(query)
     except ExplorerError as error:

@@ -98,6 +98,7 @@ __all__ = [
     "MIN_FIT_PIXELS",
     "MIN_FIT_SHARE",
     "FIT_TRIES",
+    "MAX_SCALE",
     "FIT_TOLERANCE",
 ]
 
@@ -117,6 +118,8 @@ MAX_FRAME_PIXELS = 4_000_000
 #: A figure that follows its container's width (``fit_width``) is never narrower than this many CSS
 #: pixels, nor than this share of its design width: below, the browser scales it down instead.
 MIN_FIT_PIXELS, MIN_FIT_SHARE = 320, 0.5
+#: The largest :meth:`ExplorerCanvas.set_scale` (the presenter view draws figures 1.5 times larger).
+MAX_SCALE = 2.0
 #: Draws ``fit_width`` tries before it settles on the design width.
 FIT_TRIES = 6
 #: ``fit_width`` accepts a width at which the figure reaches at most this many CSS pixels further past its
@@ -260,6 +263,9 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self._overflow_last = 0.0
         self._measured_width: int | None = None     # the width of the last layout fit_width measured
         self._frame_listeners: list = []              # called after each frame sent (the figure's words follow it)
+        self._base_dpi = float(getattr(figure, "_original_dpi", figure.dpi))
+        self._container_width: float | None = None  # the last width fit_width was asked for
+        self.scale = 1.0                             # set_scale: the presenter view draws figures larger
 
     def add_frame_listener(self, listener) -> None:
         """Call ``listener()`` after every frame this canvas sends to the browser (:mod:`explorer.panels.access`:
@@ -272,6 +278,47 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
                 listener()
             except Exception:
                 log.exception("canvas: a frame listener failed")
+
+    # ------------------------------------------------------------------ the presenter view: larger figures
+    def mark_dpi(self) -> None:
+        """Name the figure's dots per inch (CSS pixels per inch) in a class, ``explorer-dpi-156``: a browser test
+        reads the text size a figure is rendered at from it and the canvas's scale."""
+        for name in [c for c in self._dom_classes if c.startswith("explorer-dpi-")]:
+            self.remove_class(name)
+        self.add_class(f"explorer-dpi-{int(round(self._base_dpi * self.scale))}")
+
+    def set_scale(self, scale: Any) -> bool:
+        """Draw the figure ``scale`` times larger (clamped to [1, :data:`MAX_SCALE`]): width, height and text.
+
+        The figure's dots per inch are multiplied by ``scale``, so its design width in CSS pixels and its text grow
+        together (the layout in inches is the one designed).  It then follows its container's width as before
+        (:meth:`fit_width`, at the last width it was told): a narrower column re-renders it narrower with the same
+        text size.  Returns False when ``scale`` was refused or clamped.
+        """
+        number = _finite_number(scale)
+        if number is None:
+            log.warning("canvas: scale %r ignored", scale)
+            return False
+        value = _clamp(number, 1.0, MAX_SCALE)
+        if value != self.scale:
+            self.scale = value
+            self.figure._original_dpi = self._base_dpi * value
+            self.figure._set_dpi(self.device_pixel_ratio * self._base_dpi * value, forward=False)
+            inches_w, inches_h = self._design_inches
+            self.design_size = (int(round(inches_w * self._base_dpi * value)),
+                                int(round(inches_h * self._base_dpi * value)))
+            design_width = self.design_size[0]
+            self.min_fit_width = min(design_width, max(MIN_FIT_PIXELS, round(MIN_FIT_SHARE * design_width)))
+            self._design_overflow, self._fit_request = None, None
+            if self.fit_id:
+                self.layout.width = f"{design_width}px"
+            self.figure.set_size_inches(inches_w, inches_h, forward=True)
+            self.mark_dpi()
+            if self._container_width is not None:
+                self.fit_width(self._container_width)
+            self._png_is_old = True
+            self.draw_idle()
+        return value == number
 
     # ------------------------------------------------------------------ following the container's width
     def fit_width(self, width: Any) -> bool:
@@ -297,6 +344,7 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         if number is None:
             log.warning("canvas: container width %r ignored", width)
             return False
+        self._container_width = number
         design_width = self.design_size[0]
         target = int(round(_clamp(number, self.min_fit_width, design_width)))
         if target == self._fit_request:                 # the same container width again: already fitted

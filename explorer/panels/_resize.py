@@ -46,7 +46,7 @@ except ImportError:          # a declared dependency; without it figures do not 
     anywidget = None
     _WidgetBase = ipywidgets.DOMWidget
 
-__all__ = ["FigureSizer", "figure_sizer", "register_figure", "DEBOUNCE_SECONDS", "SIZER_ESM", "SIZER_CSS"]
+__all__ = ["FigureSizer", "figure_sizer", "register_figure", "set_figure_scale", "figure_scale", "DEBOUNCE_SECONDS", "SIZER_ESM", "SIZER_CSS"]
 
 log = logging.getLogger("explorer.panels.resize")
 
@@ -204,6 +204,29 @@ class FigureSizer(KernelOwnedState, _WidgetBase):
 
 
 _sizer: dict[str, FigureSizer] = {}
+#: The scale every figure of this kernel is drawn at (:func:`set_figure_scale`; 1 outside the presenter view).
+_scale: dict[str, float] = {"figures": 1.0}
+
+
+def set_figure_scale(scale: float) -> None:
+    """Draw every figure of this kernel, and those made later, ``scale`` times larger (the presenter view).
+
+    Each canvas's :meth:`~explorer.panels._canvas.ExplorerCanvas.set_scale`: text, width and height grow
+    together, then the figure follows its container's width again.  ``1`` is the designed size.
+    """
+    _scale["figures"] = float(scale)
+    sizer = _sizer.get("sizer")
+    canvases = list(sizer._canvases.values()) if sizer is not None else []
+    for canvas in canvases:
+        try:
+            canvas.set_scale(scale)
+        except Exception:          # one figure's failure must not stop the others
+            log.exception("figure sizer: scaling figure %s failed", getattr(canvas, "fit_id", "?"))
+
+
+def figure_scale() -> float:
+    """The scale figures are drawn at now (:func:`set_figure_scale`)."""
+    return _scale["figures"]
 
 
 def figure_sizer() -> FigureSizer:
@@ -230,4 +253,8 @@ def register_figure(canvas: Any) -> str:
     canvas.add_class("explorer-fit")
     canvas.add_class(f"explorer-fit-{fid}")
     figure_sizer().register(canvas)
+    if hasattr(canvas, "set_scale"):
+        canvas.mark_dpi()
+        if _scale["figures"] != 1.0:
+            canvas.set_scale(_scale["figures"])
     return fid

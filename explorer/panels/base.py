@@ -34,6 +34,7 @@ import functools
 import io
 import math
 import pickle
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -197,6 +198,30 @@ def _in_range(key: str, widget: widgets.Widget, value: float) -> None:
                                  f"got {shorten(value)}")
 
 
+def _caption_value(widget: widgets.Widget) -> str:
+    """A control's value as a reader of a caption sees it (a choice's label, a number as typed)."""
+    value = widget.value
+    if widget.has_trait("label") and isinstance(getattr(widget, "label", None), str) and widget.label:
+        return widget.label
+    if widget.has_trait("label") and isinstance(getattr(widget, "label", None), tuple):
+        return ", ".join(str(item) for item in widget.label)
+    return _words(value)
+
+
+def _words(value: Any) -> str:
+    """A value in a caption: numbers to 4 significant digits, lists in brackets, long texts cut."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_words(item) for item in value)
+        return f"[{inner}]" if any(isinstance(item, (tuple, list)) for item in value) or len(value) != 2 \
+            else f"{inner}"
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def check_control_value(key: str, widget: widgets.Widget, value: Any) -> Any:
     """``value`` for the control ``widget`` (configuration key ``key``), checked; refused in words otherwise.
 
@@ -268,6 +293,11 @@ class Panel:
         What to display; set by the panel.
     """
 
+    #: The paper a figure's caption cites (a key of :data:`explorer.references.PAPERS`); panels set it.
+    paper: str | None = None
+    #: Whether :attr:`widget` gets the "Code" button (a lesson's page shows its live panel's instead).
+    code_button: bool = True
+
     def __init__(self, state: AppState | None = None) -> None:
         self.state = state if state is not None else AppState()
         self.status = StatusLine()
@@ -285,7 +315,8 @@ class Panel:
     def widget(self) -> widgets.Widget | None:
         """What to display (set by the panel, once, at the end of its ``__init__``).
 
-        Setting it makes the panel's :class:`~explorer.panels.access.PanelAccess` (:attr:`access`): under each
+        Setting it puts a slide-download row under each registered figure and the "Code" button at the end
+        (:mod:`explorer.panels.slides`), and makes the panel's :class:`~explorer.panels.access.PanelAccess` (:attr:`access`): under each
         registered figure's canvas a row with its "Data table" toggles and the text alternative its
         ``aria-describedby`` points at, a name for every control (a slider's value in words), the status line and
         the :meth:`announce` readouts as live regions, and the panel's ARIA bridge as the widget's last child.
@@ -294,9 +325,12 @@ class Panel:
 
     @widget.setter
     def widget(self, value: widgets.Widget) -> None:
+        if isinstance(value, widgets.Widget):
+            self._add_figure_downloads(value)       # for slides: a download row under each figure
+            value = self._add_code_box(value)        # the Code button at the end
         self._widget = value
         if isinstance(value, widgets.Widget) and self.access is None:
-            self.access = PanelAccess(self, value)
+            self.access = PanelAccess(self, value)   # the words and tables go under each canvas, above its download row
             self.access.announce(*self._readouts)
 
     def announce(self, *readouts: widgets.Widget) -> None:
@@ -304,6 +338,51 @@ class Panel:
         self._readouts += readouts
         if self.access is not None:
             self.access.announce(*readouts)
+
+    def _add_figure_downloads(self, root: widgets.Widget) -> None:
+        """Put the slide-download row (:func:`explorer.panels.slides.figure_download_row`) under each figure.
+
+        Each registered canvas in ``root`` is replaced, where it stands, by a box of the canvas and its row (one
+        row per canvas: a canvas that shows several figures lets the reader choose which).  The box shrinks
+        with its column as the canvas does.
+        """
+        from explorer.panels import slides
+
+        by_canvas: dict[int, list[FigureView]] = {}
+        for view in self._figures:
+            if view.canvas is not None:
+                by_canvas.setdefault(id(view.canvas), []).append(view)
+        if not by_canvas:
+            return
+        stack = [root]
+        while stack:
+            box = stack.pop()
+            children = list(getattr(box, "children", ()) or ())
+            changed = False
+            for position, child in enumerate(children):
+                views = by_canvas.pop(id(child), None)
+                if views is None:
+                    stack.append(child)
+                    continue
+                wrapper = widgets.VBox([child, slides.figure_download_row(self, views)], layout=widgets.Layout(
+                    flex="0 1 auto", max_width="100%", min_width="0"))
+                wrapper.add_class("explorer-figure-box")
+                children[position] = wrapper
+                changed = True
+            if changed:
+                box.children = tuple(children)
+
+    def _add_code_box(self, root: widgets.Widget) -> widgets.Widget:
+        """Add the "Code" button (:func:`explorer.panels.slides.code_box`) at the end of ``root``."""
+        if not self.code_button or type(self).code is Panel.code:
+            return root
+        from explorer.panels import slides
+
+        self.code_view = slides.code_box(self, type(self).__name__.removesuffix("Panel") or "view")
+        if isinstance(root, widgets.Box):
+            root.children = (*root.children, self.code_view)
+            return root
+        return widgets.VBox([root, self.code_view])
 
     # ------------------------------------------------------------------ controls and configuration
     def control(self, key: str, widget: widgets.ValueWidget, *, state: str | None = None,
@@ -477,15 +556,31 @@ class Panel:
             raise NotImplementedError(f"{type(self).__name__} has no data table of its figure {view.key!r} yet")
         return view.table()
 
-    def export_figure(self, index: int | str = 0, fmt: str = "png", *, dpi: float = 150) -> bytes:
-        """Figure ``index`` as a file: ``fmt`` is ``"png"``, ``"pdf"`` or ``"svg"``; returns its bytes.
+    def export_figure(self, index: int | str = 0, fmt: str = "png", *, format: str | None = None,
+                      dpi: float | None = None, slide: bool = True) -> bytes:
+        """Figure ``index`` as a file: ``fmt`` (or ``format=``) is ``"png"``, ``"pdf"`` or ``"svg"``; returns its bytes.
 
-        Written by matplotlib's ``savefig`` from a copy of the figure, so the canvas on screen is not touched
-        (no resize, no redraw); a figure that is one Axes of a shared Figure is cut to that Axes.
+        By default the figure for a slide (:func:`explorer.panels.slides.slide_figure`): drawn again at 16:9,
+        10 x 5.625 in, every text at least 14 pt, with the caption line (:meth:`figure_caption`: the figure's inputs
+        and the paper cited) under it; a PNG at 200 dpi unless ``dpi`` says otherwise.  ``slide=False`` writes
+        the figure as it is on screen (150 dpi by default).  Written by matplotlib's ``savefig`` from a copy of
+        the figure, so the canvas on screen is not touched (no resize, no redraw); a figure that is one Axes of
+        a shared Figure is cut to that Axes.
+
+        >>> panel.export_figure(0, format="svg")[:5]        # doctest: +SKIP
+        b'<?xml'
         """
+        if format is not None:
+            fmt = format
         if fmt not in EXPORT_FORMATS:
             raise InvalidParameterError(f"fmt must be one of {list(EXPORT_FORMATS)}, got {shorten(fmt)}")
         view = self.figure_view(index)
+        if slide:
+            from explorer.panels import slides
+
+            figure = slides.slide_figure(view, self.figure_caption(view.key))
+            return slides.write_figure(figure, fmt, slides.SLIDE_DPI if dpi is None else dpi)
+        dpi = 150 if dpi is None else dpi
         figure = pickle.loads(pickle.dumps(view.figure))     # a copy on a plain canvas: the screen stays as is
         options: dict[str, Any] = {}
         if view.axes is not None:
@@ -496,6 +591,37 @@ class Panel:
         buffer = io.BytesIO()
         figure.savefig(buffer, format=fmt, dpi=dpi, **options)
         return buffer.getvalue()
+
+    # ------------------------------------------------------------------ captions of exported figures
+    def caption_inputs(self) -> dict[str, str]:
+        """The inputs a figure's caption names, ``{name: value}`` in words (a hook: panels extend it).
+
+        By default: the data set, and each declared control by its label (``"Sensitive": "income"``,
+        ``"ε": "1"``, ``"k": "5"``), a choice by the text the reader sees.
+        """
+        inputs = {"Data set": str(getattr(self.state, "dataset_name", "") or "")}
+        for key, control in self._controls.items():
+            widget = control.widget
+            if widget.has_trait("layout") and widget.layout.display == "none":      # a control not shown now
+                continue
+            name = re.sub(r"<[^>]+>", "", str(getattr(widget, "description", "") or key)).strip().rstrip(":")
+            inputs[name] = _caption_value(widget)
+        return {name: value for name, value in inputs.items() if value not in ("", "[]")}
+
+    def figure_caption(self, index: int | str = 0) -> str:
+        """The caption line of figure ``index`` in an export: its title, its inputs, and the paper cited.
+
+        The paper is :attr:`paper` (a key of :data:`explorer.references.PAPERS`), cited by authors and year.
+        """
+        view = self.figure_view(index)
+        inputs = "; ".join(f"{name} = {value}" if len(name) <= 3 else f"{name}: {value}"
+                           for name, value in self.caption_inputs().items())
+        text = f"{view.title}. {inputs}." if inputs else f"{view.title}."
+        if self.paper:
+            from explorer.references import cite
+
+            text += f" Source: {cite(self.paper)}."
+        return text + " Made with the explorer."
 
     def code(self) -> str:
         """The Python snippet (public API: :mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view."""

@@ -149,6 +149,9 @@ class DominancePanel(Panel):
         The seed of the sample and of the maskings.
     """
 
+    #: The paper its exported figures' captions cite (explorer.references).
+    paper = "permutation-paradigm"
+
     def __init__(self, state: AppState | None = None, *, source: str | None = None, max_records: int = 5000,
                  seed: int = 0):
         own_state = state is None

@@ -65,6 +65,9 @@ class EpsilonMeaningPanel(Panel):
     ``repeated`` (repeated reports vs memoized randomized response).
     """
 
+    #: The paper its exported figures' captions cite (explorer.references).
+    paper = "rr-dp"
+
     def __init__(self, state: AppState | None = None, *, attribute: str | None = None, n: int | None = None):
         super().__init__(state)
         # The shared epsilon, one range for every tab: this slider is a view of the state's value.

@@ -126,6 +126,9 @@ class CheckQuestion:
 class _Delegating(Panel):
     """A panel whose figures and code are those of the live panel it shows (:attr:`live`)."""
 
+    #: The live panel shows its own "Code" button (and its figures their download rows).
+    code_button = False
+
     @property
     def live(self) -> Any:
         """The live panel shown now (None when there is none)."""
@@ -161,9 +164,14 @@ class _Delegating(Panel):
         """The numbers the live panel's figure ``index`` draws, as a table."""
         return self._require_live("data table of its figures").table(index)
 
-    def export_figure(self, index: int | str = 0, fmt: str = "png", *, dpi: float = 150) -> bytes:
-        """The live panel's figure ``index`` as a ``fmt`` file (``"png"``, ``"pdf"`` or ``"svg"``)."""
-        return self._require_live("figure export").export_figure(index, fmt, dpi=dpi)
+    def export_figure(self, index: int | str = 0, fmt: str = "png", **options: Any) -> bytes:
+        """The live panel's figure ``index`` as a ``fmt`` file (``"png"``, ``"pdf"`` or ``"svg"``; ``format=``,
+        ``dpi=``, ``slide=`` as :meth:`Panel.export_figure <explorer.panels.base.Panel.export_figure>`)."""
+        return self._require_live("figure export").export_figure(index, fmt, **options)
+
+    def figure_caption(self, index: int | str = 0) -> str:
+        """The caption of the live panel's figure ``index`` in an export."""
+        return self._require_live("caption").figure_caption(index)
 
     def code(self) -> str:
         """The live panel's code: the public-API snippet that reproduces what the lesson shows."""
@@ -322,6 +330,7 @@ class LessonsPage(_Delegating):
         # the teacher's answers: on the page only in the teacher mode (not merely hidden: not sent at all)
         self.answers = widgets.HTML("")
         self.answers.add_class("explorer-lessons-answers")
+        self.answers.add_class("explorer-teacher-only")   # the presenter view hides it even in the teacher mode
         self.teacher_mode = widgets.ToggleButton(
             value=False, description="Teacher mode", icon="graduation-cap",
             tooltip="Show the check questions' answers (for teachers; or open the app with ?teacher=1)",

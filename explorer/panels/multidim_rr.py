@@ -127,6 +127,9 @@ class MultiDimRRPanel(Panel):
         state's data set as it is).
     """
 
+    #: The paper its exported figures' captions cite (explorer.references).
+    paper = "multidim-rr"
+
     def __init__(self, state: AppState | None = None, *, executor_factory: Callable[[], Executor] | None = None,
                  dataset: str | None = None, source: str | None = None):
         own_state = state is None

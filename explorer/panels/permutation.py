@@ -100,6 +100,9 @@ def _parameter_range(spec: Any) -> tuple[float, float]:
 class PermutationPanel(Panel):
     """Any masking is a permutation plus residual noise: see it, measure it, attack it."""
 
+    #: The paper its exported figures' captions cite (explorer.references).
+    paper = "permutation-paradigm"
+
     def __init__(self, state: AppState | None = None, *, dataset: str | None = None, source: str | None = None):
         """``dataset`` (a data set's name) is made the state's data set first; without a state of the app, the
         tab opens on the Domingo-Ferrer and Muralidhar (2016) example.  ``source`` is the former name of

@@ -140,6 +140,19 @@ class RandomizedResponsePanel(Panel):
     'ε = 2 (column 1)'
     """
 
+    #: The paper its exported figures' captions cite (explorer.references).
+    paper = "rr-dp"
+
+    def caption_inputs(self) -> dict[str, str]:
+        """The caption's inputs: the design's own parameter only (p for the p designs, the matrix when typed)."""
+        inputs = super().caption_inputs()
+        design = self.design.value
+        for name, used in (("p", design in ("keep_or_uniform", "warner")), ("matrix", design == "custom"),
+                           ("Weights", self.prior_source.value == "typed"), ("Labels", bool(self.category_labels.value))):
+            if not used:
+                inputs.pop(name, None)
+        return inputs
+
     def __init__(self, state: AppState | None = None, *, n_categories: int = 3):
         super().__init__(state)
         self.reading: den.MatrixReading | None = None   # the last valid view, and the prior it was read with

@@ -104,6 +104,9 @@ class TClosenessPanel(Panel):
     the closeness profile the figures draw.
     """
 
+    #: The paper its exported figures' captions cite (explorer.references).
+    paper = "rr-dp"
+
     def __init__(self, state: AppState | None = None, *, k: int = 50):
         super().__init__(state)
         if state is None:                    # a notebook's panel of its own: UCI Adult and its default marks

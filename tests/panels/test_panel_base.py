@@ -227,13 +227,13 @@ def test_export_of_one_axes_is_cut_to_it():
     from PIL import Image
 
     panel = Toy()
-    whole = Image.open(io.BytesIO(panel.export_figure(0, "png", dpi=50)))
+    whole = Image.open(io.BytesIO(panel.export_figure(0, "png", dpi=50, slide=False)))
     figure, canvas = make_figure(9, 3)
     axes = figure.subplots(1, 3)
     for ax in axes:
         ax.plot([0, 1], [0, 1])
     panel.add_figure("middle", "The middle one", figure, canvas=canvas, axes=axes[1])
-    part = Image.open(io.BytesIO(panel.export_figure("middle", "png", dpi=50)))
+    part = Image.open(io.BytesIO(panel.export_figure("middle", "png", dpi=50, slide=False)))
     assert part.size[0] < 9 * 50 / 2 and whole.size[0] > 0
 
 

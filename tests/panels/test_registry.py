@@ -63,3 +63,98 @@ def test_panels_on_the_contract_have_every_figure_s_text_table_and_code():
         if "code" not in missing:
             assert panel.code().strip()
     assert found == MISSING_HOOKS
+
+
+#: The states each panel's code() is run for (data set, ε): the snippet must give the view's numbers in each.
+#: Categorical models need a data set with categorical attributes (UCI Adult); numeric ones run on two data sets.
+CODE_STATES: dict[str, tuple[tuple[str, float], ...]] = {
+    "epsilon_meaning": (("UCI Adult", 1.0), ("UCI Adult", 2.0)),
+    "randomized_response": (("UCI Adult", 1.0), ("Ruiz (2018) example", 2.0)),
+    "t_closeness": (("UCI Adult", 1.0), ("UCI Adult", 2.0)),
+    "permutation": (("Domingo-Ferrer and Muralidhar (2016) example", 1.0), ("UCI Adult", 2.0)),
+    "dominance": (("UCI Adult", 1.0), ("Ruiz (2018) example", 2.0)),
+    "multidim_rr": (("UCI Adult", 1.0), ("UCI Adult", 2.0)),
+}
+#: Views whose figure shows numbers their code() does not make yet (issue 25, item 1): only shrinks.
+KNOWN_CODE_GAPS: dict[tuple[str, str], str] = {
+    ("permutation", "UCI Adult"): "the displacement plot ranks ties by mid-ranks, the snippet at random (issue 25)",
+}
+#: Table columns a figure's plot function derives while drawing (not numbers of the view's computation):
+#: the edges of the permutation tab's histogram bars, from the bins the snippet computes.
+DERIVED_COLUMNS: dict[str, dict[str, set[str]]] = {"permutation": {"distances": {"from", "to"}}}
+
+
+def _view_numbers(key, panel) -> list[float]:
+    """The numbers every figure of the panel draws (its data tables), finite."""
+    import numpy as np
+
+    numbers: list[float] = []
+    for index, view in enumerate(panel.figures()):
+        table = panel.table(index)
+        for column in table.columns:
+            if column in DERIVED_COLUMNS.get(key, {}).get(view.key, ()):
+                continue
+            try:
+                values = np.asarray(table[column], dtype=float)
+            except (TypeError, ValueError):
+                continue
+            numbers += values[np.isfinite(values)].tolist()
+    return numbers
+
+
+def _not_found(view: list[float], made: list[float]) -> list[float]:
+    """The view's numbers the snippet did not make, equal to the last digit shown (4 significant digits)."""
+    import numpy as np
+
+    made_sorted = np.sort(np.asarray(made, dtype=float))
+    missing = []
+    for value in view:
+        tolerance = max(5e-4 * abs(value), 5e-4)
+        at = int(np.searchsorted(made_sorted, value))
+        near = made_sorted[max(0, at - 1):at + 1]
+        if not np.any(np.abs(near - value) <= tolerance):
+            missing.append(value)
+    return missing
+
+
+def _code_cases():
+    for key, states in CODE_STATES.items():
+        for dataset, epsilon in states:
+            reason = KNOWN_CODE_GAPS.get((key, dataset))
+            marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
+            yield pytest.param(key, dataset, epsilon, marks=marks, id=f"{key}-{dataset[:12]}-eps{epsilon:g}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key, dataset, epsilon", list(_code_cases()))
+def test_each_panel_s_code_gives_the_view_s_numbers_in_a_fresh_interpreter(key, dataset, epsilon, tmp_path):
+    """code() run alone (a subprocess: public API, numpy, pandas, matplotlib) makes every number the view's
+    figures draw, equal to the last digit shown, in several states (CODE_STATES: two data sets or two ε).
+    The Lessons tab's code is its live panel's (tests/panels/test_lesson_panel.py)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from explorer.state import AppState
+
+    state = AppState()
+    state.select_dataset(dataset)
+    state.epsilon = epsilon
+    panel = registry.entry(key).build(state=state)
+    panel.wait()
+    code = panel.code()
+    for module in ("explorer.panels", "ipywidgets", "explorer.state"):
+        assert module not in code, (key, module)
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("_code_numbers.py"))], input=code,
+                          capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600,
+                          cwd=tmp_path)            # the files a snippet saves (its figure's PNG) go there
+    assert done.returncode == 0, f"{key} ({dataset}, ε = {epsilon}): the snippet failed\n{done.stderr[-1500:]}"
+    made = json.loads(done.stdout.rsplit("@@NUMBERS@@", 1)[1])
+    view = _view_numbers(key, panel)
+    assert view, key
+    missing = _not_found(view, made)
+    assert not missing, (f"{key} ({dataset}, ε = {epsilon}): {len(missing)} of the view's {len(view)} numbers "
+                         f"not made by code(): {missing[:8]}")
+    panel.close()
