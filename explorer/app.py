@@ -323,8 +323,15 @@ class ExplorerApp:
             self.panel(title)
 
     def load_query_string(self, query_string: str) -> None:
-        """Apply ``?config=...`` and ``?presenter=1`` from a page URL (Voilà passes it as ``QUERY_STRING``)."""
+        """Apply ``?config=...``, ``?presenter=1`` and ``?teacher=1`` from a page URL (Voilà passes it as
+        ``QUERY_STRING``; a preheated demo kernel gets it through :meth:`apply_query`)."""
         query = urllib.parse.parse_qs(query_string or "")
+        if teacher_mode_requested(query_string):
+            self.teacher_mode = True
+            for panel in self.panels.values():     # a tab built before the address was known (a preheated kernel)
+                teacher = getattr(panel, "set_teacher_mode", None)
+                if callable(teacher):
+                    teacher(True)
         presenter = query.get("presenter")
         if presenter and presenter[0].strip().lower() in ("1", "true", "yes", "on"):
             self.set_presenter(True)
@@ -552,7 +559,7 @@ def build_app(state: AppState | None = None, *, query_string: str | None = None,
     """
     app = ExplorerApp(state, **kwargs)
     query = os.environ.get("QUERY_STRING", "") if query_string is None else query_string
-    app.teacher_mode = teacher_mode_requested(query)
+    app.teacher_mode = teacher_mode_requested(query)    # before any tab is built
     if query:
         app.apply_query(query)
     return app

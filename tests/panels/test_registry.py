@@ -77,7 +77,6 @@ CODE_STATES: dict[str, tuple[tuple[str, float], ...]] = {
 }
 #: Views whose figure shows numbers their code() does not make yet (issue 25, item 1): only shrinks.
 KNOWN_CODE_GAPS: dict[tuple[str, str], str] = {
-    ("permutation", "UCI Adult"): "the displacement plot ranks ties by mid-ranks, the snippet at random (issue 25)",
 }
 #: Table columns a figure's plot function derives while drawing (not numbers of the view's computation):
 #: the edges of the permutation tab's histogram bars, from the bins the snippet computes.
