@@ -26,6 +26,7 @@ import ipywidgets as widgets
 from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
 from explorer.panels import registry
+from explorer.panels.a11y import A11Y_CLASS, a11y_style, skip_link
 from explorer.panels.browser import guard_widgets
 from explorer.panels.downloads import download_link
 from explorer.panels.status import StatusLine, escape, guarded
@@ -117,8 +118,12 @@ class ExplorerApp:
                              "max-width:none !important}</style>"
                              "<h2 style='margin:4px 0'>Privacy explorer</h2>"
                              "<div style='color:#555'>deniability and permutation, live</div>")
-        self.widget = widgets.VBox([title, self.tabs, self.status.widget, config_box, figure_sizer()])
+        # The skip link is the first Tab stop; it also carries the page's contrast, focus and reflow rules.
+        self.skip_link = skip_link()
+        self.widget = widgets.VBox([self.skip_link, title, self.tabs, self.status.widget, config_box,
+                                    figure_sizer()])
         self.widget.add_class("explorer-app")
+        self.widget.add_class(A11Y_CLASS)
         guard_widgets(config_box, self.status)
 
     def open_tab(self, title: str) -> None:
@@ -275,19 +280,22 @@ def show(panel: Any) -> widgets.VBox:
     """One panel (or any widget) to display in a notebook, its figures following the width of their column.
 
     ``panel.widget`` alone shows the panel with figures of their design width (a narrower column
-    scrolls them); ``show(panel)`` adds the kernel's figure sizer, as the app and the lessons do.
+    scrolls them); ``show(panel)`` adds the kernel's figure sizer, as the app and the lessons do, and the
+    explorer's contrast, focus and reflow rules (:mod:`explorer.panels.a11y`).
 
     Examples
     --------
     >>> from explorer.panels.data import DataPanel
     >>> box = show(DataPanel())
     >>> type(box).__name__, len(box.children)
-    ('VBox', 2)
+    ('VBox', 3)
     """
     widget = getattr(panel, "widget", panel)
     if not isinstance(widget, widgets.Widget):
         raise TypeError(f"show() takes a panel or a widget, got {type(panel).__name__}")
-    return widgets.VBox([widget, figure_sizer()])
+    box = widgets.VBox([widget, figure_sizer(), a11y_style()])
+    box.add_class(A11Y_CLASS)
+    return box
 
 
 def build_app(state: AppState | None = None, *, query_string: str | None = None, **kwargs: Any) -> ExplorerApp:
