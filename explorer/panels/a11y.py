@@ -82,14 +82,16 @@ A11Y_CSS = """
 }
 @media (max-width: 700px) {
   .explorer-a11y .widget-hbox, .explorer-a11y .widget-box.widget-hbox { flex-wrap: wrap; }
-  .explorer-a11y .widget-inline-hbox, .explorer-a11y .widget-inline-vbox { max-width: 100%; min-width: 0; flex-wrap: wrap; }
+  .explorer-a11y .widget-inline-hbox:not(.widget-slider), .explorer-a11y .widget-inline-vbox {
+    max-width: 100%; min-width: 0; flex-wrap: wrap; }
+  .explorer-a11y .widget-slider { max-width: 100%; min-width: 0; }
+  .explorer-a11y .widget-slider .slider-container { flex: 1 1 auto; min-width: 60px; }
   .explorer-a11y .widget-box, .explorer-a11y .widget-html, .explorer-a11y .widget-html-content,
   .explorer-a11y .jupyter-widgets { max-width: 100%; min-width: 0 !important; box-sizing: border-box; }
-  .explorer-a11y .widget-slider .slider-container, .explorer-a11y .widget-text input,
+  .explorer-a11y .widget-text input,
   .explorer-a11y .widget-dropdown select, .explorer-a11y .jupyter-button { max-width: 100%; min-width: 0; }
   .explorer-a11y .widget-label { max-width: 100%; white-space: normal; }
   .explorer-a11y .widget-html-content { white-space: normal; overflow-wrap: anywhere; }
-  .explorer-a11y table { display: block; max-width: 100%; overflow-x: auto; }
   .explorer-a11y pre { white-space: pre-wrap; }
 }
 @media (prefers-reduced-motion: reduce) {
