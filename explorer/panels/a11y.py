@@ -9,6 +9,8 @@
 * :class:`SkipLink`: "Skip to the current tab's content", the app's first Tab stop, shown when focused; it
   moves the focus to the panel of the tab shown.  It carries :data:`A11Y_CSS`.
 * :class:`A11yStyle`: the same CSS without a link (a lesson or a tab shown on its own).
+* Both release the Tab key on figures: ipympl's canvas swallows every key for matplotlib, Tab included, a
+  keyboard trap; with either widget on the page, Tab and Shift+Tab leave a figure as they leave anything else.
 
 Both are small anywidgets (their JavaScript and CSS are strings here, sent through the widget's comm: no CDN
 and no build step).  They take nothing from the browser: a client's state update is dropped.
@@ -64,7 +66,12 @@ A11Y_CSS = """
 }
 .explorer-a11y .lm-TabBar-tab.lm-mod-current { border-top: 3px solid #1a5fb4; }
 .explorer-a11y a { color: #0b57a4; }
-.explorer-a11y :focus-visible, .explorer-a11y:focus-visible, .explorer-a11y .noUi-handle:focus {
+.explorer-a11y :focus-visible, .explorer-a11y:focus-visible, .explorer-a11y .noUi-handle:focus,
+.explorer-a11y.explorer-a11y .jupyter-widgets input:focus-visible,
+.explorer-a11y.explorer-a11y .jupyter-widgets select:focus-visible,
+.explorer-a11y.explorer-a11y .jupyter-widgets textarea:focus-visible,
+.explorer-a11y.explorer-a11y .jupyter-widgets button:focus-visible,
+.explorer-a11y.explorer-a11y .jupyter-widgets .noUi-handle:focus {
   outline: 3px solid #1a5fb4 !important;
   outline-offset: 2px !important;
 }
@@ -101,9 +108,33 @@ A11Y_CSS = """
 }
 """
 
+#: ipympl's canvas takes the keyboard focus and swallows every key for matplotlib (Tab too): a keyboard
+#: trap (WCAG 2.1.2).  Tab and Shift+Tab on a figure are kept from ipympl's handler (a listener on the
+#: document, in the capture phase, stops the event before it reaches the canvas), so the browser moves the
+#: focus on as anywhere else.  Installed once per page.
+NO_TRAP_JS = r"""
+function releaseTab() {
+  if (window.__explorerNoTrap) return;
+  window.__explorerNoTrap = true;
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab" || !(event.target instanceof Element)) return;
+    if (event.target.closest(".jupyter-matplotlib-canvas-div, .jupyter-matplotlib-canvas-container")) {
+      event.stopPropagation();
+    }
+  }, true);
+  document.addEventListener("keyup", (event) => {
+    if (event.key === "Tab" && event.target instanceof Element &&
+        event.target.closest(".jupyter-matplotlib-canvas-div, .jupyter-matplotlib-canvas-container")) {
+      event.stopPropagation();
+    }
+  }, true);
+}
+"""
+
 #: The skip link: an ``<a href>`` (Enter follows it), moving the focus to the panel of the tab shown.
-SKIP_ESM = r"""
+SKIP_ESM = NO_TRAP_JS + r"""
 function render({ model, el }) {
+  releaseTab();
   el.classList.add("explorer-skip");
   const link = document.createElement("a");
   link.href = "#";
@@ -125,13 +156,37 @@ function render({ model, el }) {
     panel.focus({ preventScroll: true });
   });
   el.appendChild(link);
-  return () => el.removeChild(link);
+  // A button that opens another tab (the landing view's "Start the lessons") leaves the focus on a hidden
+  // element, and the browser drops it to the page's start: give it to the new tab's panel instead.
+  let contents = null, lastInPanel = false;
+  const onFocusIn = (event) => { lastInPanel = !!(contents && contents.contains(event.target)); };
+  const follow = () => {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || (contents.contains(active) && !active.offsetParent);
+    if (!lost || !lastInPanel) return;
+    const panel = [...contents.children].find((child) => !child.classList.contains("lm-mod-hidden"));
+    if (!panel) return;
+    panel.setAttribute("tabindex", "-1");
+    panel.classList.add("explorer-skip-target");
+    panel.focus({ preventScroll: true });
+  };
+  const watcher = new MutationObserver(() => setTimeout(follow, 0));
+  const attach = () => {
+    const app = el.closest(".explorer-app");
+    contents = app && app.querySelector(".widget-tab-contents");
+    if (!contents) { setTimeout(attach, 200); return; }
+    watcher.observe(contents, { attributes: true, subtree: false, childList: true, attributeFilter: ["class"] });
+    for (const child of contents.children) watcher.observe(child, { attributes: true, attributeFilter: ["class"] });
+    document.addEventListener("focusin", onFocusIn);
+  };
+  attach();
+  return () => { watcher.disconnect(); document.removeEventListener("focusin", onFocusIn); el.removeChild(link); };
 }
 export default { render };
 """
 
-STYLE_ESM = r"""
-function render({ el }) { el.classList.add("explorer-a11y-style"); }
+STYLE_ESM = NO_TRAP_JS + r"""
+function render({ el }) { releaseTab(); el.classList.add("explorer-a11y-style"); }
 export default { render };
 """
 
