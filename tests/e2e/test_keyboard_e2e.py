@@ -10,6 +10,7 @@ white (WCAG 2.1, 2.4.7 and 1.4.11).
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -79,9 +80,31 @@ def _is_button(text: str):
     return lambda f: f["tag"] == "button" and f["text"] == text
 
 
+class KernelActivity:
+    """The kernel's last busy/idle status, read from the page's websocket frames (iopub ``status`` messages)."""
+
+    def __init__(self, page):
+        self.state, self.changed = "idle", time.monotonic()
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        text = payload if isinstance(payload, str) else bytes(payload).decode("utf-8", "replace")
+        for state in re.findall(r'"execution_state":\s*"(\w+)"', text):
+            self.state, self.changed = state, time.monotonic()
+
+    def wait_idle(self, page, quiet_s: float = 1.0, timeout_s: float = 60.0) -> None:
+        """Wait until the kernel has been idle for ``quiet_s`` (what a reader's pause gives it)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.state == "idle" and time.monotonic() - self.changed >= quiet_s:
+                return
+            page.wait_for_timeout(100)
+
+
 def _app_page(browser, url):
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
+    page.kernel = KernelActivity(page)           # before the page opens its websocket
     page.set_default_timeout(60_000)
     page.goto(url, timeout=120_000)
     page.wait_for_selector(".explorer-app", timeout=120_000)
@@ -127,9 +150,9 @@ def test_landing_to_lesson_2_with_the_keyboard_alone(browser, explorer_server, t
             keys.press("ArrowDown")
             expect(radios.nth(k)).to_be_checked()
             page.wait_for_timeout(300)
-        # ipywidgets holds a control's update while the kernel is busy, but sends a button's click at once:
-        # a reader's pause between choosing and pressing Check lets the choice arrive first.
-        page.wait_for_timeout(1500)
+        # ipywidgets holds a control's update while the kernel is busy, but sends a button's click at once: on
+        # a loaded machine a Check pressed at once can reach the kernel before the choice.  A reader's pause:
+        page.kernel.wait_idle(page)
         keys.tab_to(_is_button("Check"))
         keys.press("Enter")
         expect(question.locator(".explorer-check-feedback")).to_contain_text("Right.", timeout=30_000)
