@@ -92,9 +92,13 @@ A11Y_CSS = """
   .explorer-a11y .widget-inline-hbox:not(.widget-slider), .explorer-a11y .widget-inline-vbox {
     max-width: 100%; min-width: 0; flex-wrap: wrap; }
   .explorer-a11y .widget-slider { max-width: 100%; min-width: 0; }
-  .explorer-a11y .widget-slider .slider-container { flex: 1 1 auto; min-width: 60px; }
+  .explorer-a11y .widget-slider .slider-container { flex: 1 1 auto; min-width: 40px; }
+  .explorer-a11y .widget-slider .widget-readout { min-width: 2.5em; width: auto; flex: 0 1 auto; }
+  .explorer-a11y .widget-slider .widget-label { flex-shrink: 1; min-width: 0; }
   .explorer-a11y .widget-box, .explorer-a11y .widget-html, .explorer-a11y .widget-html-content,
   .explorer-a11y .jupyter-widgets { max-width: 100%; min-width: 0 !important; box-sizing: border-box; }
+  .explorer-a11y .jupyter-widgets.widget-inline-hbox, .explorer-a11y .jupyter-widgets.widget-box {
+    max-width: calc(100% - 2 * var(--jp-widgets-margin, 2px)); }
   .explorer-a11y .widget-text input,
   .explorer-a11y .widget-dropdown select, .explorer-a11y .jupyter-button { max-width: 100%; min-width: 0; }
   .explorer-a11y .widget-label { max-width: 100%; white-space: normal; }
