@@ -58,6 +58,9 @@ small noise).</p>
 ε mean?</b> for choosing an epsilon. The <b>Data</b> tab picks the data set (UCI Adult, the papers' running
 examples, synthetic data, or a CSV) and marks quasi-identifiers and the sensitive attribute; every other tab
 reads that choice and the shared epsilon.</p>
+<p>Accessibility: the explorer aims at WCAG 2.1 AA (keyboard alone, screen readers, zoom to 200%,
+colour-vision-safe figures). Its accessibility statement, in the documentation (<code>docs/accessibility.md</code>),
+says what conforms, the known limits and how to report a barrier.</p>
 <p><small>UCI Adult: B. Becker and R. Kohavi, UCI Machine Learning Repository (1996), CC BY 4.0.
 Explorer version {version}.</small></p>
 </div>
