@@ -79,11 +79,9 @@ A11Y_CSS = """
 .explorer-a11y .lm-TabBar-content { flex-wrap: wrap; }
 .explorer-a11y .lm-TabBar { min-height: fit-content; height: auto; max-height: none; overflow: visible; }
 .explorer-a11y .widget-tab-contents:focus, .explorer-a11y .explorer-skip-target:focus { outline-offset: -3px !important; }
-.explorer-skip-link {
-  position: absolute; left: -10000px; top: auto; width: 1px; height: 1px; overflow: hidden;
-}
+.explorer-skip-link { position: absolute; left: -10000px; top: auto; white-space: nowrap; }
 .explorer-skip-link:focus, .explorer-skip-link:focus-visible {
-  position: static; width: auto; height: auto; overflow: visible; display: inline-block;
+  position: static; display: inline-block;
   margin: 4px 0; padding: 6px 12px; background: #fff; color: #0b57a4; font-weight: bold;
   text-decoration: underline; border: 2px solid #1a5fb4;
 }
