@@ -26,6 +26,7 @@ import ipywidgets as widgets
 from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
 from explorer.panels import registry
+from explorer.panels.a11y import A11Y_CLASS, a11y_style, skip_link
 from explorer.panels.browser import guard_widgets
 from explorer.panels.downloads import download_link
 from explorer.panels.status import StatusLine, escape, guarded
@@ -57,6 +58,9 @@ small noise).</p>
 ε mean?</b> for choosing an epsilon. The <b>Data</b> tab picks the data set (UCI Adult, the papers' running
 examples, synthetic data, or a CSV) and marks quasi-identifiers and the sensitive attribute; every other tab
 reads that choice and the shared epsilon.</p>
+<p>Accessibility: the explorer aims at WCAG 2.1 AA (keyboard alone, screen readers, zoom to 200%,
+colour-vision-safe figures). Its accessibility statement, in the documentation (<code>docs/accessibility.md</code>),
+says what conforms, the known limits and how to report a barrier.</p>
 <p><small>UCI Adult: B. Becker and R. Kohavi, UCI Machine Learning Repository (1996), CC BY 4.0.
 Explorer version {version}.</small></p>
 </div>
@@ -193,9 +197,12 @@ class ExplorerApp:
         # What a configuration from the page address did (or why it was refused), above the tabs.
         self.notice = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.notice.add_class("explorer-config-notice")
-        self.widget = widgets.VBox([title, widgets.HTML(PRESENTER_CSS + NARROW_CSS), tools, self.notice, self.tabs,
-                                    self.status.widget, config_box, figure_sizer()])
+        # The skip link is the first Tab stop; it also carries the page's contrast, focus and reflow rules.
+        self.skip_link = skip_link()
+        self.widget = widgets.VBox([self.skip_link, title, widgets.HTML(PRESENTER_CSS + NARROW_CSS), tools,
+                                    self.notice, self.tabs, self.status.widget, config_box, figure_sizer()])
         self.widget.add_class("explorer-app")
+        self.widget.add_class(A11Y_CLASS)
         guard_widgets(config_box, self.status)
         guard_widgets(tools, self.status)
 
@@ -512,19 +519,22 @@ def show(panel: Any) -> widgets.VBox:
     """One panel (or any widget) to display in a notebook, its figures following the width of their column.
 
     ``panel.widget`` alone shows the panel with figures of their design width (a narrower column
-    scrolls them); ``show(panel)`` adds the kernel's figure sizer, as the app and the lessons do.
+    scrolls them); ``show(panel)`` adds the kernel's figure sizer, as the app and the lessons do, and the
+    explorer's contrast, focus and reflow rules (:mod:`explorer.panels.a11y`).
 
     Examples
     --------
     >>> from explorer.panels.data import DataPanel
     >>> box = show(DataPanel())
     >>> type(box).__name__, len(box.children)
-    ('VBox', 2)
+    ('VBox', 3)
     """
     widget = getattr(panel, "widget", panel)
     if not isinstance(widget, widgets.Widget):
         raise TypeError(f"show() takes a panel or a widget, got {type(panel).__name__}")
-    return widgets.VBox([widget, figure_sizer()])
+    box = widgets.VBox([widget, figure_sizer(), a11y_style()])
+    box.add_class(A11Y_CLASS)
+    return box
 
 
 #: values of ``teacher=`` in the page address that turn the teacher mode on

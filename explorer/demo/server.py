@@ -90,16 +90,20 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "frame-ancestors 'self'",
 ])
 
+#: No timed reload (WCAG 2.2.1: a page must not refresh itself on a timer the visitor cannot stop): the
+#: visitor retries with the link when ready; ``Retry-After`` tells a program when.
 DEMO_FULL_HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="refresh" content="{retry}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The demo is full</title></head>
-<body style="font-family:sans-serif;max-width:40em;margin:4em auto;line-height:1.5">
+<body style="font-family:sans-serif;max-width:40em;margin:4em auto;padding:0 1em;line-height:1.5;color:#1a1a1a">
+<main>
 <h1>The demo is full</h1>
 <p>The privacy explorer is serving as many visitors as this server can hold ({cap}) right now.
-Please try again in {retry} seconds: this page reloads itself then.</p>
+Please try again in {retry} seconds: <a href="" style="color:#0b57a4">try again</a>.</p>
 <p>To run it on your own computer: in a copy of the explorer's source, <code>pip install .</code>, then
 <code>privacy-explorer</code>.</p>
+</main>
 </body></html>
 """
 

@@ -181,10 +181,12 @@ def _sub(match: re.Match) -> str:
 
 
 def html_table(frame: pd.DataFrame, *, css_class: str, digits: int = 4, index: bool = False,
-               max_height: str | None = None) -> str:
+               max_height: str | None = None, label: str = "table") -> str:
     """A table as HTML for display: cells by :func:`format_value`, headers by :func:`subscripts_html`.
 
-    Numbers are right-aligned, text left-aligned; every cell is escaped.
+    Numbers are right-aligned, text left-aligned; every cell is escaped.  The table sits in a box that
+    scrolls when the table is wider (or taller, with ``max_height``) than the column; the box takes the
+    keyboard focus (``tabindex=0``, so arrow keys scroll it) and is named by ``label`` for screen readers.
 
     Examples
     --------
@@ -193,6 +195,7 @@ def html_table(frame: pd.DataFrame, *, css_class: str, digits: int = 4, index: b
     >>> "d<sub>i</sub>" in html and "20,000" in html and ">yes<" in html
     True
     """
+    region_name = escape(label)
     columns = list(frame.columns)
     numeric = [pd.api.types.is_numeric_dtype(frame[c].dtype) and not pd.api.types.is_bool_dtype(frame[c].dtype)
                for c in columns]
@@ -215,4 +218,5 @@ def html_table(frame: pd.DataFrame, *, css_class: str, digits: int = 4, index: b
              f".{css_class} sub{{line-height:0}}</style>")
     table = f"<table class='{css_class}'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     height = f"max-height:{max_height};" if max_height else ""
-    return style + f"<div style='{height}overflow:auto;max-width:100%'>{table}</div>"
+    return (style + f"<div class='explorer-table-scroll' tabindex='0' role='region' aria-label='{region_name}' "
+            f"style='{height}overflow:auto;max-width:100%'>{table}</div>")

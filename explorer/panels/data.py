@@ -34,7 +34,7 @@ ROLE_OPTIONS = [("numeric", "numeric"), ("categorical", "categorical"), ("ordina
 def _preview_html(frame: pd.DataFrame, n_rows: int) -> str:
     """The first rows, formatted for reading (yes/no, thousands separators, 6 significant digits)."""
     return html_table(frame.head(n_rows), css_class="explorer-preview", digits=6, index=True,
-                      max_height="330px")
+                      max_height="330px", label="first rows of the data set")
 
 
 def _literal(value: Any) -> str:

@@ -22,6 +22,7 @@ import pandas as pd
 
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
 from explorer.panels._resize import figure_sizer
+from explorer.panels.a11y import A11Y_CLASS, a11y_style
 from explorer.panels.base import FigureView, Panel, on_change
 from explorer.panels.figures import close_tree
 from explorer.panels.registry import lesson_panels
@@ -257,7 +258,8 @@ def _close_panel(panel: Any) -> None:
 def lesson_widget(key: str, *, heading: bool = True) -> widgets.Widget:
     """The widget of lesson ``key`` (a notebook's one call; ``heading=False`` when the notebook has the title)."""
     widget = LessonPanel(key, heading=heading).widget
-    widget.children = (*widget.children, figure_sizer())   # its figures follow the width of their container
+    widget.children = (*widget.children, figure_sizer(), a11y_style())   # figures follow their container's width
+    widget.add_class(A11Y_CLASS)                                          # contrast, focus and reflow rules
     return widget
 
 
@@ -420,5 +422,6 @@ class LessonsPage(_Delegating):
 def lessons_widget() -> widgets.Widget:
     """The lessons page (for the app's Lessons tab)."""
     widget = LessonsPage().widget
-    widget.children = (*widget.children, figure_sizer())   # its figures follow the width of their container
+    widget.children = (*widget.children, figure_sizer(), a11y_style())   # figures follow their container's width
+    widget.add_class(A11Y_CLASS)                                          # contrast, focus and reflow rules
     return widget

@@ -616,7 +616,8 @@ class PermutationPanel(Panel):
         self._render_attribute()
         self._render_subject()
         table = a.record_table()
-        self.record_table.value = html_table(table.head(20), css_class="explorer-perm-records") + (
+        self.record_table.value = html_table(table.head(20), css_class="explorer-perm-records",
+                                             label="records: original, masked and reverse-mapped") + (
             f"<small>first 20 of {len(table):,} records; export for all</small>" if len(table) > 20 else "")
 
     def _render_attribute(self) -> None:
@@ -667,7 +668,8 @@ class PermutationPanel(Panel):
         self.subject_text.value = (
             f"<b>Record {i + 1}</b>: permutation distance <b>{check.distance:g}</b>, "
             f"anonymized record(s) at that distance: {', '.join(str(k + 1) for k in check.matches)}.<br>"
-            + html_table(self._table_subject(), css_class="explorer-perm-subject", digits=6) +
+            + html_table(self._table_subject(), css_class="explorer-perm-subject", digits=6,
+                         label="the record's attributes") +
             f"(d, v)-permuted privacy with d = {d:g} <b>{verdict}</b> for her record "
             f"(distance ≥ d and every window variance ≥ v).")
 

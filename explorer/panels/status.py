@@ -87,7 +87,7 @@ class StaleMark:
     (or the name of the tab's button, ``button=``; with ``reason``); ``clear()`` undoes it when the view is recomputed.  ``.widget`` is the label.
     """
 
-    CSS = ("<style>.explorer-stale{opacity:0.35;filter:grayscale(1)}"
+    CSS = ("<style>.explorer-stale{opacity:0.5;filter:grayscale(1)}"
            ".explorer-stale-label{color:#8a4b00;font-weight:bold}</style>")
 
     def __init__(self) -> None:

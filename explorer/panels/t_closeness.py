@@ -670,7 +670,8 @@ class TClosenessPanel(Panel):
     def _table_html(self, n_rows: int = 12) -> str:
         table = cluster_table(self._profile_with_bound()).head(n_rows)
         table = table.loc[:, [c for c in table.columns if not c.startswith("share ")]]
-        return html_table(table, css_class="explorer-tc-table", max_height="260px")
+        return html_table(table, css_class="explorer-tc-table", max_height="260px",
+                          label="clusters, by distance to the data set")
 
     # ------------------------------------------------------------------ the figures in words and numbers
     def _figure_table(self, key: str) -> pd.DataFrame:

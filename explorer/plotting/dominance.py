@@ -38,12 +38,13 @@ from matplotlib.transforms import offset_copy
 from matplotlib.figure import Figure
 
 from explorer.core.dominance import CalibrationPoint, Curve
+from explorer.plotting import style
 from explorer.plotting.randomized_response import BlitManager, CachedText
 
 __all__ = ["COLORS", "CurveArtists", "plot_curves", "CalibrationArtists", "plot_calibration", "FigureRedraw"]
 
-#: One colour per configuration (up to four, colour-blind safe).
-COLORS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+#: One colour per configuration (:data:`explorer.plotting.style.SERIES`); each curve also has its own line style.
+COLORS = style.SERIES
 #: Sticky limits: kept while the data fit in them and span at least 1 / LOOSENESS of the wanted span
 #: (curves; the calibration plane, whose points jump further with alpha_1 and theta_2, keeps them longer).
 LOOSENESS = 1.6
@@ -288,7 +289,8 @@ def plot_curves(ax: Axes, curves: Sequence[Curve], labels: Sequence[str], *, log
     lines, limits = [], []
     for index, (curve, label) in enumerate(zip(curves, labels)):
         color = COLORS[index % len(COLORS)]
-        (line,) = ax.plot([], [], color=color, lw=2, label=label)
+        (line,) = ax.plot([], [], color=color, lw=2, linestyle=style.LINESTYLES[index % len(style.LINESTYLES)],
+                          label=label)
         (limit,) = ax.plot([], [], "o", color=color, ms=6, mfc="white", mew=2)
         lines.append(line)
         limits.append(limit)
@@ -299,7 +301,7 @@ def plot_curves(ax: Axes, curves: Sequence[Curve], labels: Sequence[str], *, log
     if log:
         ax.set_yscale("log")
     ax.grid(True, alpha=0.3)
-    note = ax.text(0.01, 0.02, "", transform=ax.transAxes, fontsize=9, color="#555555")
+    note = ax.text(0.01, 0.02, "", transform=ax.transAxes, fontsize=9, color=style.NOTE)
     ax.legend(loc="best", fontsize=9)
     artists = CurveArtists(ax, lines, limits, cross, note, kind, log, list(labels))
     artists.update(curves, crossings=crossings, title=title)
@@ -333,7 +335,7 @@ class CalibrationArtists:
         self.path.set_data(path_xy[:, 0], path_xy[:, 1])
         self.path_labels = self._annotations(
             self.path_labels, [(f"{p.parameter:g}", p.risk, p.loss) for p in path if p.parameter is not None],
-            offset=(-4, -12), fontsize=9, color="#555555")
+            offset=(-4, -12), fontsize=9, color=style.NOTE)
         if target is None or not math.isfinite(target):
             self.target.set_visible(False)
         else:
@@ -403,9 +405,9 @@ def plot_calibration(ax: Axes, points: Sequence[CalibrationPoint], path: Sequenc
     ([[2.0, 1.0]], [1.5, 1.5])
     """
     scatter = ax.scatter([], [], s=60, zorder=4, edgecolors="black")
-    (path_line,) = ax.plot([], [], "-o", color="#777777", ms=4, lw=1.2, zorder=3, label="parameter sweep")
-    target_line = ax.axvline(1.0, color="#b00020", ls="--", lw=1.2, label="risk target")
-    (best_marker,) = ax.plot([], [], "*", color="#b00020", ms=16, zorder=6, label="least loss meeting the target")
+    (path_line,) = ax.plot([], [], "-o", color=style.GREY, ms=4, lw=1.2, zorder=3, label="parameter sweep")
+    target_line = ax.axvline(1.0, color=style.RED, ls="--", lw=1.2, label="risk target")
+    (best_marker,) = ax.plot([], [], "*", color=style.RED, ms=16, zorder=6, label="least loss meeting the target")
     ax.set_xscale("log")
     ax.set_xlabel("D(α₁, β)  (protection: higher is safer; log scale)")
     ax.set_ylabel("I(θ₂, π)  (information loss)")

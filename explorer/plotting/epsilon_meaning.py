@@ -22,11 +22,16 @@ from matplotlib.axes import Axes
 from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.figure import Figure
 
+from explorer.plotting import style
+
 __all__ = ["EpsilonArtists", "plot_epsilon_reading", "summary_figure", "summary_bytes"]
 
-BEFORE_COLOR = "#9aa5b1"
-AFTER_COLOR = "#c44e52"
-ESTIMATE_COLOR = "#4c72b0"
+#: Each pair of bars: "before" (the data, the truth) plain grey, "after" (the report, the cluster) red and
+#: hatched, the estimate blue and cross-hatched (:mod:`explorer.plotting.style`).
+BEFORE = dict(color=style.GREY, edgecolor=style.BAR_EDGE, linewidth=0.6)
+AFTER = dict(color=style.RED, hatch=style.HATCHES[1], edgecolor=style.BAR_EDGE, linewidth=0.6)
+ESTIMATE = dict(color=style.BLUE, hatch=style.HATCHES[2], edgecolor=style.BAR_EDGE, linewidth=0.6)
+BEFORE_COLOR, AFTER_COLOR, ESTIMATE_COLOR = BEFORE["color"], AFTER["color"], ESTIMATE["color"]
 WIDTH = 0.4
 #: Lines of text the one-page summary has room for under its pictures (requirements and a release read).
 SUMMARY_LINES = 15
@@ -109,14 +114,14 @@ def plot_epsilon_reading(axes: Sequence[Axes], reading, attribute: str = "the at
     r = reading.prior.size
     x = np.arange(r)
     labels = _short(reading.labels)
-    prior_bars = ax_den.bar(x - WIDTH / 2, reading.prior, WIDTH, color=BEFORE_COLOR, label="before any report")
-    posterior_bars = ax_den.bar(x + WIDTH / 2, _posterior_after(reading), WIDTH, color=AFTER_COLOR,
+    prior_bars = ax_den.bar(x - WIDTH / 2, reading.prior, WIDTH, **BEFORE, label="before any report")
+    posterior_bars = ax_den.bar(x + WIDTH / 2, _posterior_after(reading), WIDTH, **AFTER,
                                 label="after the report")
-    data_bars = ax_tc.bar(x - WIDTH / 2, reading.prior, WIDTH, color=BEFORE_COLOR, label="whole data set")
-    cluster_bars = ax_tc.bar(x + WIDTH / 2, reading.cluster.distribution, WIDTH, color=AFTER_COLOR,
+    data_bars = ax_tc.bar(x - WIDTH / 2, reading.prior, WIDTH, **BEFORE, label="whole data set")
+    cluster_bars = ax_tc.bar(x + WIDTH / 2, reading.cluster.distribution, WIDTH, **AFTER,
                              label="worst cluster")
-    truth_bars = ax_acc.bar(x - WIDTH / 2, reading.truth, WIDTH, color=BEFORE_COLOR, label="true")
-    estimate_bars = ax_acc.bar(x + WIDTH / 2, reading.simulated_estimate, WIDTH, color=ESTIMATE_COLOR,
+    truth_bars = ax_acc.bar(x - WIDTH / 2, reading.truth, WIDTH, **BEFORE, label="true")
+    estimate_bars = ax_acc.bar(x + WIDTH / 2, reading.simulated_estimate, WIDTH, **ESTIMATE,
                                label="estimated")
     bound = ax_acc.errorbar(x + WIDTH / 2, reading.simulated_estimate, yerr=np.zeros(r), fmt="none",
                             ecolor="black", elinewidth=1, capsize=0)
@@ -158,7 +163,7 @@ def summary_figure(reading, lines: dict[str, str], attribute: str = "the attribu
     top.text(0.02, 0.9, text, va="top", ha="left", fontsize=10.5 if not extra else 9.5)
     top.text(0.02, 0.02, "Domingo-Ferrer and Soria-Comas (2018), Eq. 6, Proposition 1 and Example 3; "
              "Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6. Made with the privacy explorer.",
-             fontsize=9, color="#555555")
+             fontsize=9, color=style.NOTE)
     axes = bottom.subplots(1, 3)
     plot_epsilon_reading(axes, reading, attribute)
     if foot is not None:

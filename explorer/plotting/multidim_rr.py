@@ -12,20 +12,23 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib import patheffects
 from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
+from explorer.plotting import style
+
 __all__ = ["DependenceArtists", "plot_dependence", "CurveArtists", "plot_error_curves", "ConvergenceArtists",
            "plot_convergence", "cluster_order"]
 
 _METHOD_STYLE = {
-    "RR-Independent": dict(color="#1f77b4", marker="o"),
-    "RR-Clusters": dict(color="#d62728", marker="s"),
-    "RR-Independent + Adjustment": dict(color="#1f77b4", marker="o", linestyle="--", markerfacecolor="white"),
-    "RR-Clusters + Adjustment": dict(color="#d62728", marker="s", linestyle="--", markerfacecolor="white"),
-    "Randomized": dict(color="#7f7f7f", marker="^", linestyle=":"),
+    "RR-Independent": dict(color=style.BLUE, marker="o"),
+    "RR-Clusters": dict(color=style.RED, marker="s"),
+    "RR-Independent + Adjustment": dict(color=style.BLUE, marker="o", linestyle="--", markerfacecolor="white"),
+    "RR-Clusters + Adjustment": dict(color=style.RED, marker="s", linestyle="--", markerfacecolor="white"),
+    "Randomized": dict(color=style.GREY, marker="^", linestyle=":"),
 }
 
 
@@ -70,7 +73,8 @@ class DependenceArtists:
         for cluster in clusters:
             size = len(cluster)
             combos = int(np.prod([cardinalities[a] for a in cluster]))
-            rect = Rectangle((start - 0.5, start - 0.5), size, size, fill=False, edgecolor="black", linewidth=2.2)
+            rect = Rectangle((start - 0.5, start - 0.5), size, size, fill=False, edgecolor="black", linewidth=2.2,
+                             path_effects=[patheffects.withStroke(linewidth=4.5, foreground="white")])
             self.ax.add_patch(rect)
             self.outlines.append(rect)
             if size > 1:
@@ -95,7 +99,7 @@ def plot_dependence(ax: Axes, dependence: np.ndarray, names: Sequence[str], clus
     ([0, 2, 1], 2, '8')
     """
     m = np.asarray(dependence).shape[0]
-    image = ax.imshow(np.zeros((m, m)), vmin=0.0, vmax=1.0, cmap="viridis", interpolation="nearest")
+    image = ax.imshow(np.zeros((m, m)), vmin=0.0, vmax=1.0, cmap=style.HEATMAP, interpolation="nearest")
     ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     ax.set_title(title, fontsize=9)
     artists = DependenceArtists(ax=ax, image=image)
@@ -155,7 +159,7 @@ def plot_error_curves(ax: Axes, sigmas: Sequence[float], curves: Mapping[str, Se
     if lines:  # beside the axes, never over the curves
         ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     hint = ax.text(0.5, 0.5, "no runs yet: press Compute", transform=ax.transAxes, ha="center", va="center",
-                   color="0.45", fontsize=10)
+                   color=style.NOTE, fontsize=10)
     artists = CurveArtists(ax=ax, lines=lines, hint=hint)
     artists.update(sigmas, curves)
     return artists
@@ -196,7 +200,7 @@ def plot_convergence(ax: Axes, history: np.ndarray, labels: Sequence[str], *, li
     history = np.atleast_2d(np.asarray(history, dtype=float))
     lines = []
     for k, label in enumerate(labels):
-        (line,) = ax.plot([], [], marker=".", label=label)
+        (line,) = ax.plot([], [], label=label, markersize=4, **style.line_style(k))
         lines.append(line)
     limit_lines = []
     for k, value in enumerate(limits or []):

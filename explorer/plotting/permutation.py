@@ -18,6 +18,8 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle, StepPatch
 from matplotlib.text import Text
 
+from explorer.plotting import style
+
 __all__ = [
     "ValuesArtists",
     "plot_values",
@@ -29,10 +31,10 @@ __all__ = [
     "plot_subject",
 ]
 
-ORIGINAL_COLOUR = "#1f77b4"
-MASKED_COLOUR = "#ff7f0e"
-REVERSE_COLOUR = "#2ca02c"
-RANDOM_COLOUR = "#7f7f7f"
+ORIGINAL_COLOUR = style.BLUE
+MASKED_COLOUR = style.ORANGE
+REVERSE_COLOUR = style.BROWN
+RANDOM_COLOUR = style.GREY
 
 
 def _pad_limits(ax: Axes, lo: float, hi: float, axis: str) -> None:
@@ -82,8 +84,8 @@ def plot_values(ax: Axes, x: np.ndarray, y: np.ndarray, z: np.ndarray, attribute
     >>> art.reverse_mapped.get_offsets()[:, 1].tolist()
     [1.0, 3.0, 2.0]
     """
-    masked = ax.scatter([], [], s=14, color=MASKED_COLOUR, alpha=0.7, label="masked Y", edgecolors="none")
-    reverse = ax.scatter([], [], s=14, color=REVERSE_COLOUR, alpha=0.7, marker="s",
+    masked = ax.scatter([], [], s=14, color=MASKED_COLOUR, alpha=1.0, label="masked Y", edgecolors="none")
+    reverse = ax.scatter([], [], s=14, color=REVERSE_COLOUR, alpha=0.85, marker="s",
                          label="reverse-mapped Z", edgecolors="none")
     (diagonal,) = ax.plot([], [], color=ORIGINAL_COLOUR, linewidth=1, linestyle="--", label="unchanged (= X)")
     ax.set(xlabel="original value x", ylabel="anonymized value")
@@ -137,7 +139,7 @@ def plot_rank_displacement(ax: Axes, displacement: np.ndarray, rho: float, exten
     [-4.0, 0.0, 0.0, 1.0, 3.0]
     """
     (line,) = ax.plot([], [], drawstyle="steps-mid", color=MASKED_COLOUR, linewidth=1.5)
-    (zero,) = ax.plot([], [], color="black", linewidth=0.6)
+    (zero,) = ax.plot([], [], color=style.REFERENCE, linewidth=0.6)
     label = ax.text(0.02, 0.95, "", transform=ax.transAxes, fontsize=9, va="top")
     ax.set(xlabel="records, sorted by displacement", ylabel="r = rank(y) − rank(x)  (ranks)")
     artists = DisplacementArtists(ax, line, zero, label)
@@ -196,8 +198,9 @@ def plot_distance_distributions(ax: Axes, bins: np.ndarray, original: np.ndarray
     >>> art.original.get_data().values.tolist()
     [0.2, 0.5, 0.3]
     """
-    random_patch = ax.stairs([0.0], [0.0, 1.0], fill=True, color=RANDOM_COLOUR, alpha=0.45,
-                             label="random records (chance)")
+    random_patch = ax.stairs([0.0], [0.0, 1.0], fill=True, facecolor=RANDOM_COLOUR, edgecolor=style.BAR_EDGE,
+                             linewidth=0.6, alpha=0.85,
+                             hatch=style.HATCHES[3], label="random records (chance)")
     original_patch = ax.stairs([0.0], [0.0, 1.0], fill=False, color=ORIGINAL_COLOUR, linewidth=2,
                                label="original records")
     label = ax.text(0.98, 0.95, "", transform=ax.transAxes, ha="right", va="top", fontsize=9)
@@ -257,7 +260,7 @@ def plot_subject(ax: Axes, anonymized_ranks: np.ndarray, nearest_rank: np.ndarra
     >>> art.window.get_width()
     2.0
     """
-    records = ax.scatter([], [], s=10, color=RANDOM_COLOUR, alpha=0.6, edgecolors="none", label="anonymized records")
+    records = ax.scatter([], [], s=10, color=RANDOM_COLOUR, alpha=0.85, edgecolors="none", label="anonymized records")
     matches_ = ax.scatter([], [], s=60, facecolors="none", edgecolors=MASKED_COLOUR, linewidths=1.5,
                           label="matches at distance d")
     target = ax.scatter([], [], s=120, marker="*", color=ORIGINAL_COLOUR, label="ranks of nearest values R*",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
+from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.colors import to_rgba
@@ -20,6 +21,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from matplotlib.transforms import IdentityTransform
+
+from explorer.plotting import style
 
 __all__ = [
     "BlitManager",
@@ -41,8 +44,9 @@ __all__ = [
 #: Cell values are written in heatmaps up to this many categories (text is the costly part of a redraw).
 MAX_ANNOTATED = 3
 
-ESTIMATE_COLORS = {"true": "#444444", "inversion": "#1f77b4", "clip": "#ff7f0e",
-                   "simplex": "#2ca02c", "ibu": "#9467bd"}
+#: Each estimate's series number in :mod:`explorer.plotting.style` (colour and hatch): "true" plain grey.
+ESTIMATE_SERIES = {"true": 5, "inversion": 0, "clip": 4, "simplex": 2, "ibu": 3}
+ESTIMATE_COLORS = {name: style.series_color(index) for name, index in ESTIMATE_SERIES.items()}
 
 
 class BlitManager:
@@ -340,7 +344,8 @@ class MatrixArtists:
             for v, text in enumerate(row):
                 value = values[u, v]
                 text.set_text("" if np.isnan(value) else f"{value:.2f}")
-                text.set_color("white" if value > 0.6 else "black")
+                text.set_color("black" if np.isnan(value) else
+                               style.text_color_on(self.image.cmap(self.image.norm(value))))  # type: ignore
         if self.column_box is not None:
             if column is None:
                 self.column_box.set_visible(False)
@@ -358,7 +363,7 @@ def _draw_heatmap(artists: MatrixArtists, values: np.ndarray, labels: Sequence[s
     r = values.shape[0]
     names = _labels(labels, r)
     artists.labels = names
-    artists.image = ax.imshow(np.ma.masked_invalid(values), vmin=0.0, vmax=1.0, cmap="Blues",
+    artists.image = ax.imshow(np.ma.masked_invalid(values), vmin=0.0, vmax=1.0, cmap=style.HEATMAP,
                               interpolation="nearest", aspect="equal")
     _set_category_ticks(ax, "x", names)
     _set_category_ticks(ax, "y", names)
@@ -372,7 +377,8 @@ def _draw_heatmap(artists: MatrixArtists, values: np.ndarray, labels: Sequence[s
                                                transform=ax.transData))
                       for v in range(r)] for u in range(r)] if r <= MAX_ANNOTATED else []
     if artists.kind == "matrix":
-        artists.column_box = Rectangle((-0.5, -0.5), 1.0, r, fill=False, edgecolor="#d62728", linewidth=2.5,
+        artists.column_box = Rectangle((-0.5, -0.5), 1.0, r, fill=False, edgecolor=style.REFERENCE, linewidth=2.5,
+                                       path_effects=[patheffects.withStroke(linewidth=5.5, foreground="white")],
                                        visible=False)
         ax.add_patch(artists.column_box)
     ax.set_xlim(-0.5, r - 0.5)
@@ -458,8 +464,8 @@ class DeniabilityArtists:
         mis = np.zeros(r, dtype=bool) if misinformative is None else np.asarray(misinformative, dtype=bool)
         for bar, height, flag in zip(self.bars, h, mis):  # type: ignore[call-overload]
             bar.set_height(0.0 if np.isnan(height) else height)
-            bar.set_facecolor("#d62728" if flag else "#4c72b0")
-            bar.set_hatch("//" if flag else "")
+            bar.set_facecolor(style.RED if flag else style.BLUE)
+            bar.set_hatch(style.HATCHES[1] if flag else "")
         self.prior_line.set_ydata([prior_entropy, prior_entropy])  # type: ignore[attr-defined]
 
 
@@ -468,10 +474,11 @@ def _draw_deniability(artists: DeniabilityArtists, r: int, labels: Sequence[str]
     ax.clear()
     names = _labels(labels, r)
     artists.labels = names
-    artists.bars = ax.bar(np.arange(r), np.zeros(r), color="#4c72b0", label="H(X | Y=v)")
-    artists.prior_line = ax.axhline(0.0, linestyle="--", color="black", label="H(X)")
+    artists.bars = ax.bar(np.arange(r), np.zeros(r), color=style.BLUE, edgecolor=style.BAR_EDGE, linewidth=0.6,
+                          label="H(X | Y=v)")
+    artists.prior_line = ax.axhline(0.0, linestyle="--", color=style.REFERENCE, label="H(X)")
     top = math.log2(r)
-    artists.max_line = ax.axhline(top, color="grey", linestyle=":", label="log2 r")
+    artists.max_line = ax.axhline(top, color=style.GREY, linestyle=":", label="log2 r")
     _set_category_ticks(ax, "x", names)
     ax.set_ylim(0, top * 1.3)
     ax.set(xlabel="reported value v", ylabel="bits")
@@ -557,14 +564,14 @@ def plot_deniability_curve(ax: Axes, epsilons: np.ndarray, conditional: np.ndarr
     >>> art.marker.get_xdata()
     [2.0, 2.0]
     """
-    (cond,) = ax.plot([], [], color="#1f77b4", label="H(X | Y)")
-    (minimum_line,) = ax.plot([], [], color="#ff7f0e", linestyle="--", label="min_v H(X | Y=v)")
-    prior = ax.axhline(prior_entropy, color="black", linestyle=":", linewidth=1, label="H(X)")
+    (cond,) = ax.plot([], [], color=style.BLUE, label="H(X | Y)")
+    (minimum_line,) = ax.plot([], [], color=style.ORANGE, linestyle="--", label="min_v H(X | Y=v)")
+    prior = ax.axhline(prior_entropy, color=style.REFERENCE, linestyle=":", linewidth=1, label="H(X)")
     # the marker stops below the legend band (the top quarter of the axes: y limits are 1.3 x the data)
-    marker = ax.axvline(0.0, ymax=0.76, color="#d62728", linewidth=1.5, label="current ε")
-    (point,) = ax.plot([], [], "o", color="#d62728", markersize=6, label="H(X | Y) of this matrix")
+    marker = ax.axvline(0.0, ymax=0.76, color=style.RED, linewidth=1.5, linestyle=(0, (6, 2)), label="current ε")
+    (point,) = ax.plot([], [], "o", color=style.RED, markersize=6, label="H(X | Y) of this matrix")
     guess_axis = ax.twinx()
-    (guess,) = guess_axis.plot([], [], color="#2ca02c", linestyle="-.", label="best-guess probability")
+    (guess,) = guess_axis.plot([], [], color=style.PURPLE, linestyle="-.", label="best-guess probability")
     guess_axis.set_ylim(0, 1.3)
     guess_axis.set_ylabel("max Pr(X=u | Y=v)", fontsize=9)
     ax.set(xlabel="ε", ylabel="bits")
@@ -642,7 +649,8 @@ def _draw_estimates(artists: EstimateArtists, series: list[str], r: int, labels:
     width = 0.8 / len(series)
     for name in series:
         x = artists._x(name)
-        artists.bars[name] = ax.bar(x, np.zeros(r), width=width, color=ESTIMATE_COLORS.get(name, None), label=name)
+        index = ESTIMATE_SERIES.get(name, len(artists.bars))
+        artists.bars[name] = ax.bar(x, np.zeros(r), width=width, label=name, **style.bar_style(index))
         if name != "true":
             artists.errorbars[name] = ax.errorbar(x, np.zeros(r), yerr=np.zeros(r), fmt="none", ecolor="black",
                                                   elinewidth=0.8, capsize=0)

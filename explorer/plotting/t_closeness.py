@@ -20,6 +20,7 @@ from matplotlib.patches import StepPatch
 from matplotlib.text import Text
 
 from explorer.core.closeness.profile import cluster_count_over_t
+from explorer.plotting import style
 
 __all__ = [
     "ClusterRatioArtists",
@@ -34,9 +35,9 @@ __all__ = [
     "OK_COLOR",
 ]
 
-OK_COLOR = "#4c72b0"
-VIOLATION_COLOR = "#c44e52"
-DATA_COLOR = "#999999"
+OK_COLOR = style.BLUE
+VIOLATION_COLOR = style.RED
+DATA_COLOR = style.GREY
 
 
 def _display_values(distances: np.ndarray, t: float) -> tuple[np.ndarray, float]:
@@ -101,11 +102,13 @@ def plot_cluster_ratios(ax: Axes, distances: Sequence[float], t: float, *,
     >>> artists.note.get_text().splitlines()[1:]
     ['2 of 3 clusters above t = 2.718', '1 infinite (a value missing), drawn at the top']
     """
-    violating = ax.stairs([], [0.0], fill=True, color=VIOLATION_COLOR, label="violates t")
-    ok = ax.stairs([], [0.0], fill=True, color=OK_COLOR, label="within t")
-    bound = ax.axhline(t if math.isfinite(t) else 1.0, color="black", linestyle="--", linewidth=1.2,
+    violating = ax.stairs([], [0.0], fill=True, facecolor=VIOLATION_COLOR, edgecolor=style.BAR_EDGE, linewidth=0.6,
+                          hatch=style.HATCHES[1], label="violates t")
+    ok = ax.stairs([], [0.0], fill=True, facecolor=OK_COLOR, edgecolor=style.BAR_EDGE, linewidth=0.6,
+                   label="within t")
+    bound = ax.axhline(t if math.isfinite(t) else 1.0, color=style.REFERENCE, linestyle="--", linewidth=1.2,
                        label="bound t")
-    selected = ax.axvline(0.5, color="#dd8452", linewidth=1.5, label="selected cluster")
+    selected = ax.axvline(0.5, color=style.ORANGE, linewidth=1.5, linestyle="-.", label="selected cluster")
     note = ax.title                       # title line 2 carries the count: constrained layout keeps it clear
     note.set_fontsize(10)
     ax.set_xlabel("clusters, sorted by distance")
@@ -165,9 +168,10 @@ def plot_cluster_distribution(ax: Axes, categories: Sequence[str], cluster: Sequ
     """
     x = np.arange(len(categories))
     width = 0.4
-    data_bars = ax.bar(x - width / 2, np.asarray(data, dtype=float), width, color=DATA_COLOR, label=data_label)
+    data_bars = ax.bar(x - width / 2, np.asarray(data, dtype=float), width, color=DATA_COLOR,
+                       edgecolor=style.BAR_EDGE, linewidth=0.6, label=data_label)
     cluster_bars = ax.bar(x + width / 2, np.asarray(cluster, dtype=float), width, color=OK_COLOR,
-                          label=cluster_label)
+                          edgecolor=style.BAR_EDGE, linewidth=0.6, hatch=style.HATCHES[2], label=cluster_label)
     (upper,) = ax.plot([], [], linestyle="none", marker="v", color=VIOLATION_COLOR, markersize=5,
                        label="t x share (upper bound)")
     (lower,) = ax.plot([], [], linestyle="none", marker="^", color=VIOLATION_COLOR, markersize=5,
@@ -215,9 +219,9 @@ def plot_cluster_deniability(ax: Axes, entropies: Sequence[float], data_entropy:
     >>> a.maximum.get_ydata()[0]
     1.0
     """
-    steps = ax.stairs([], [0.0], fill=True, color=OK_COLOR, alpha=0.8, label="H(S | cluster)")
-    prior = ax.axhline(data_entropy, color="black", linestyle="--", linewidth=1.2, label="H(S)")
-    maximum = ax.axhline(1.0, color=DATA_COLOR, linewidth=1.2, label="log2 r")
+    steps = ax.stairs([], [0.0], fill=True, color=OK_COLOR, label="H(S | cluster)")
+    prior = ax.axhline(data_entropy, color=style.REFERENCE, linestyle="--", linewidth=1.2, label="H(S)")
+    maximum = ax.axhline(1.0, color=DATA_COLOR, linestyle=":", linewidth=1.2, label="log2 r")
     ax.set(xlabel="clusters, sorted by deniability", ylabel="bits", title="Cluster deniability")
     ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
     artists = DeniabilityArtists(ax, steps, prior, maximum)

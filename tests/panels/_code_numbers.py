@@ -3,58 +3,101 @@
 Used by tests/panels/test_registry.py: the numbers of the snippet's variables (numpy arrays, pandas frames,
 scalars, the explorer's result objects) and of what it drew on its matplotlib Figures (lines, bars, images,
 points, segments) are printed as JSON after the marker ``@@NUMBERS@@`` (the snippet may print too).
+A script, not a test module: it does its work only when run (``--doctest-modules`` imports it).
 """
-import json, sys, numbers
-import numpy as np, pandas as pd
-code = sys.stdin.read()
-ns = {}
-exec(compile(code, "<code()>", "exec"), ns)
-found = []
-def add(x):
-    try:
-        arr = np.asarray(x, dtype=float).ravel()
-    except Exception:
-        return
-    arr = arr[np.isfinite(arr)]
-    found.extend(arr[:20000].tolist())
-def walk(obj, depth=0):
-    if depth > 3: return
-    if isinstance(obj, bool): return
-    if isinstance(obj, numbers.Number): add([obj]); return
-    if isinstance(obj, np.ndarray): add(obj); return
-    if isinstance(obj, pd.DataFrame):
-        for c in obj.columns:
-            try: add(obj[c].to_numpy())
-            except Exception: pass
-        try: add(obj.index.to_numpy())
-        except Exception: pass
-        return
-    if isinstance(obj, pd.Series): add(obj.to_numpy()); add(obj.index.to_numpy()) if obj.index.dtype.kind in "if" else None; return
-    if isinstance(obj, (list, tuple)):
-        for o in obj[:5000]: walk(o, depth+1)
-        return
-    if isinstance(obj, dict):
-        for o in list(obj.values())[:5000]: walk(o, depth+1)
-        return
-    from matplotlib.figure import Figure
-    if isinstance(obj, Figure):
+
+from __future__ import annotations
+
+import json
+import numbers
+import sys
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+MARKER = "@@NUMBERS@@"
+#: At most this many numbers from one array, one container, one figure's segments, and in all.
+MAX_ARRAY, MAX_ITEMS, MAX_TOTAL = 20_000, 5_000, 200_000
+
+
+class Numbers:
+    """The finite numbers found in a snippet's namespace, in the order met."""
+
+    def __init__(self) -> None:
+        self.found: list[float] = []
+
+    def add(self, value: Any) -> None:
+        try:
+            array = np.asarray(value, dtype=float).ravel()
+        except Exception:       # not numbers (labels, objects): nothing to compare
+            return
+        self.found.extend(array[np.isfinite(array)][:MAX_ARRAY].tolist())
+
+    def walk(self, obj: Any, depth: int = 0) -> None:
+        if depth > 3 or isinstance(obj, bool):
+            return
+        if isinstance(obj, (numbers.Number, np.ndarray)):
+            self.add(obj if isinstance(obj, np.ndarray) else [obj])
+        elif isinstance(obj, pd.DataFrame):
+            for column in obj.columns:
+                self.add(obj[column].to_numpy())
+            self.add(obj.index.to_numpy())
+        elif isinstance(obj, pd.Series):
+            self.add(obj.to_numpy())
+            if obj.index.dtype.kind in "if":
+                self.add(obj.index.to_numpy())
+        elif isinstance(obj, (list, tuple)):
+            for item in obj[:MAX_ITEMS]:
+                self.walk(item, depth + 1)
+        elif isinstance(obj, dict):
+            for item in list(obj.values())[:MAX_ITEMS]:
+                self.walk(item, depth + 1)
+        elif _is_figure(obj):
+            self.figure(obj)
+        elif hasattr(obj, "__dataclass_fields__") or (
+                hasattr(obj, "__dict__") and type(obj).__module__.startswith("explorer")):
+            for item in list(vars(obj).values()):
+                self.walk(item, depth + 1)
+
+    def figure(self, figure: Any) -> None:
+        from matplotlib.collections import Collection
+        from matplotlib.image import AxesImage
         from matplotlib.lines import Line2D
         from matplotlib.patches import Rectangle
-        from matplotlib.image import AxesImage
-        from matplotlib.collections import Collection
-        for a in obj.findobj():
-            if isinstance(a, Line2D): add(a.get_xydata())
-            elif isinstance(a, Rectangle): add([a.get_height(), a.get_width(), a.get_y(), a.get_x(), a.get_x() + a.get_width() / 2])
-            elif isinstance(a, AxesImage): add(a.get_array())
-            elif isinstance(a, Collection):
-                add(a.get_offsets())
-                if hasattr(a, "get_segments"):
-                    for seg in a.get_segments()[:20000]: add(seg)
-        return
-    if hasattr(obj, "__dataclass_fields__") or (hasattr(obj, "__dict__") and type(obj).__module__.startswith("explorer")):
-        for o in list(vars(obj).values()): walk(o, depth+1)
-for name, value in list(ns.items()):
-    if name.startswith("__") or callable(value) and not hasattr(value, "__dataclass_fields__"): continue
-    if type(value).__name__ == "module": continue
-    walk(value)
-print("\n@@NUMBERS@@" + json.dumps(found[:200000]))
+
+        for artist in figure.findobj():
+            if isinstance(artist, Line2D):
+                self.add(artist.get_xydata())
+            elif isinstance(artist, Rectangle):
+                x, width = artist.get_x(), artist.get_width()
+                self.add([artist.get_height(), width, artist.get_y(), x, x + width / 2])
+            elif isinstance(artist, AxesImage):
+                self.add(artist.get_array())
+            elif isinstance(artist, Collection):
+                self.add(artist.get_offsets())
+                for segment in (artist.get_segments() if hasattr(artist, "get_segments") else [])[:MAX_ARRAY]:
+                    self.add(segment)
+
+
+def _is_figure(obj: Any) -> bool:
+    from matplotlib.figure import Figure
+
+    return isinstance(obj, Figure)
+
+
+def main() -> None:
+    namespace: dict[str, Any] = {}
+    exec(compile(sys.stdin.read(), "<code()>", "exec"), namespace)
+    found = Numbers()
+    for name, value in list(namespace.items()):
+        if name.startswith("__") or type(value).__name__ == "module":
+            continue
+        if callable(value) and not hasattr(value, "__dataclass_fields__"):
+            continue
+        found.walk(value)
+    print("\n" + MARKER + json.dumps(found.found[:MAX_TOTAL]))
+
+
+if __name__ == "__main__":
+    main()
