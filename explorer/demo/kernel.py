@@ -25,7 +25,7 @@ import traceback
 import warnings
 from typing import Any, TextIO
 
-__all__ = ["harden_kernel", "cancel_background_work", "apply_preheated_query"]
+__all__ = ["harden_kernel", "cancel_background_work", "apply_preheated_query", "apply_visitor_query"]
 
 _LOG_NAME = "explorer.kernel"
 
@@ -122,24 +122,61 @@ def harden_kernel(shell: Any | None = None) -> bool:
     return True
 
 
-def apply_preheated_query(app: Any) -> None:
-    """In a preheated Voilà kernel, wait for the visitor's request and apply its ``?config=``.
+#: The app of a preheated kernel, for :func:`apply_visitor_query`.
+_PREHEATED_APP: Any = None
 
-    A preheated kernel runs the notebook before anyone asks for it, so the page's
-    query string is not in its environment; Voilà hands it over when the kernel is
-    given to a visitor (``voila.utils.get_query_string``).  Outside preheating this
-    does nothing (``build_app`` already read ``QUERY_STRING``).
+
+def apply_preheated_query(app: Any) -> None:
+    """In a preheated Voilà kernel, keep ``app`` for the visitor's ``?config=`` and return at once.
+
+    A preheated kernel runs the notebook before anyone asks for it, so the page's query string is not
+    in its environment.  Voilà's own way (``voila.utils.get_query_string``) blocks the cell until a
+    visitor takes the kernel: a kernel that waited in the pool longer than the cell time limit then
+    served a page whose cell had timed out.  Here the cell ends at once; the server runs
+    :func:`apply_visitor_query` with the visitor's query string when it hands the kernel over
+    (:class:`explorer.demo.pool.ReadyPoolMixin`).  The kernel also returns the memory its start-up
+    freed to the system, since it may wait a long time.  Outside preheating this does nothing
+    (``build_app`` already read ``QUERY_STRING``).
     """
+    global _PREHEATED_APP
     if os.environ.get("VOILA_PREHEAT") != "True":
         return
-    from voila.utils import get_query_string
+    _PREHEATED_APP = app
+    _release_heap()
 
+
+def _release_heap() -> None:
+    """Collect garbage and hand the C heap's free pages back (glibc's ``malloc_trim``; elsewhere only the gc)."""
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        trim = None
+    if trim is not None:
+        trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+        trim(0)
+
+
+def apply_visitor_query(query: str, app: Any | None = None) -> bool:
+    """Apply the visitor's query string (``config=...``) to the preheated kernel's app.
+
+    Returns True if a configuration was applied; one that cannot be applied is said on the app's
+    status line, as ``build_app`` does.
+    """
+    app = app if app is not None else _PREHEATED_APP
+    if app is None or not query:
+        return False
+    os.environ["QUERY_STRING"] = query
     from explorer.errors import ExplorerError
 
-    query = get_query_string() or ""
-    if not query:
-        return
     try:
         app.load_query_string(query)
     except ExplorerError as error:
         app.status.error(f"The configuration in the address was not applied: {error}")
+        return False
+    return True

@@ -99,6 +99,11 @@ class DemoKernelManager(AsyncMappingKernelManager):
         """Start a kernel, noting which task asked for it (before the kernel is listed)."""
         kernel_id = kernel_id or self.new_kernel_id()
         self.note_kernel_of_current_task(kernel_id)
+        from explorer.demo.pool import KERNEL_NICE, _nice_child
+
+        nice = KERNEL_NICE.get()
+        if nice > 0 and os.name == "posix":
+            kwargs.setdefault("preexec_fn", _nice_child(nice))   # a pool kernel: started at low priority
         return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
 
     def note_kernel_of_current_task(self, kernel_id: str) -> None:
@@ -181,6 +186,12 @@ class DemoKernelManager(AsyncMappingKernelManager):
 
     def remove_kernel(self, kernel_id: str) -> object:
         self._connected_once.discard(kernel_id)
+        try:                      # Voilà keeps each handed-over pool kernel's request info for a kernel that
+            from voila.request_info_handler import RequestInfoSocketHandler    # may never ask for it
+
+            RequestInfoSocketHandler._cache.pop(kernel_id, None)
+        except ImportError:
+            pass
         buffered = self._kernel_buffers.pop(kernel_id, None)     # a buffer the shutdown missed
         for stream in (buffered or {}).get("channels", {}).values():
             if not stream.closed():

@@ -46,7 +46,9 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-__all__ = ["DemoVoila", "CappedVoilaHandler", "DemoKernelWebsocketHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML",
+from explorer.demo.pool import ReadyPoolMixin, note_page_request
+
+__all__ = ["DemoVoila", "CappedVoilaHandler", "ClassStatusHandler", "DemoKernelWebsocketHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML",
            "TEMPLATE_NAME", "add_template_root", "release_memory"]
 
 #: The explorer's Voilà template: Voilà's "lab" page without the stylesheets it links from a CDN
@@ -190,6 +192,9 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         super().on_connection_close()
 
     def _pool_ready(self) -> bool:
+        ready = getattr(self.kernel_manager, "ready_count", None)
+        if ready is not None:
+            return ready() > 0
         pools = getattr(self.kernel_manager, "_pools", {})
         return any(task.done() for pool in pools.values() for task in pool)
 
@@ -275,6 +280,7 @@ class CappedVoilaHandler(TornadoVoilaHandler):
             return
         if renders:
             self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
+            note_page_request()      # the pool waits for quiet before it refills
         if renders:
             CappedVoilaHandler.rendering[id(self)] = time.monotonic()
             CappedVoilaHandler.pages[id(self)] = asyncio.current_task()
@@ -286,6 +292,42 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         finally:
             CappedVoilaHandler.rendering.pop(id(self), None)
             CappedVoilaHandler.pages.pop(id(self), None)
+
+
+CLASS_STATUS_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="refresh" content="5">
+<title>{text}</title></head>
+<body style="font-family:sans-serif;max-width:40em;margin:4em auto;line-height:1.5">
+<h1 id="class-status">{text}</h1>
+<p>{detail}</p>
+<p><small>This page reloads itself every 5 seconds. The explorer is at <a href="{base}">{base}</a>.</small></p>
+</body></html>
+"""
+
+
+class ClassStatusHandler(tornado.web.RequestHandler):
+    """``/class``: how many ready kernels wait for the class ("Class ready: 30 of 30 kernels" or
+    "Filling: 12 of 30 kernels ready"); ``/class.json`` the same as JSON.  Counts only, nothing of a visitor."""
+
+    def initialize(self, kernel_manager: Any = None, base_url: str = "/") -> None:
+        self._manager = kernel_manager
+        self._base = base_url
+
+    def get(self, suffix: str = "") -> None:
+        status_of = getattr(self._manager, "pool_status", None)
+        status = status_of() if status_of is not None else {
+            "ready": 0, "target": 0, "starting": 0, "class": 0, "text": "No pool of ready kernels (--class N or --pool N)",
+            "visitors": len(set(self._manager.list_kernel_ids())) if self._manager is not None else 0}
+        self.set_header("Cache-Control", "no-store")
+        if suffix == ".json":
+            self.finish(status)
+            return
+        detail = (f"{status['visitors']} visitor kernel(s) live; {status['starting']} pool kernel(s) starting. "
+                  "A visitor takes a ready kernel at once; the pool refills when no page is being served.")
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(CLASS_STATUS_HTML.format(text=html.escape(status["text"]), detail=html.escape(detail),
+                                             base=html.escape(self._base)))
 
 
 class SafeTemplateStaticFileHandler(TemplateStaticFileHandler):
@@ -342,6 +384,9 @@ class DemoVoila(Voila):
                      help="A visitor whose expected wait in that line exceeds this many seconds gets the "
                           "'demo is full' page at once.")
 
+    class_size = Int(0, config=True, help="privacy-explorer --class N: the pool is for a class of N (its "
+                     "status page says 'Class ready').")
+
     release_memory_interval = Float(60.0, config=True,
                                     help="Seconds between returns of freed memory to the system (0: never).")
 
@@ -364,7 +409,24 @@ class DemoVoila(Voila):
         super().setup_template_dirs()
 
     def init_settings(self) -> dict:
-        settings = super().init_settings()
+        import voila.app as voila_app
+
+        factory = voila_app.voila_kernel_manager_factory
+
+        def ready_pool_factory(base_class: Any, preheat_kernel: bool, *args: Any, **kwargs: Any) -> Any:
+            made = factory(base_class, preheat_kernel, *args, **kwargs)
+            if not preheat_kernel:
+                return made
+            # Voilà's pool, handing over only ready kernels and refilling when quiet (explorer.demo.pool)
+            return type("DemoPoolKernelManager", (ReadyPoolMixin, made), {})
+
+        voila_app.voila_kernel_manager_factory = ready_pool_factory
+        try:
+            settings = super().init_settings()
+        finally:
+            voila_app.voila_kernel_manager_factory = factory
+        if hasattr(self.kernel_manager, "class_size") and self.class_size:
+            self.kernel_manager.class_size = self.class_size
         watch = getattr(self.kernel_manager, "watch_hand_overs", None)
         if watch is not None:
             watch()          # a page served from the pool: its task holds the kernel it was handed
@@ -375,7 +437,10 @@ class DemoVoila(Voila):
         replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
                     VoilaShutdownKernelHandler: KnownKernelShutdownHandler,
                     VoilaKernelWebsocketHandler: DemoKernelWebsocketHandler}
-        handlers = []
+        from jupyter_server.utils import url_path_join
+
+        handlers = [(url_path_join(self.server_url, r"/class(\.json)?"), ClassStatusHandler,
+                     {"kernel_manager": self.kernel_manager, "base_url": self.base_url})]
         for spec in super().init_handlers():
             pattern, handler, *rest = spec
             if handler is TornadoVoilaHandler:
