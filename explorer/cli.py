@@ -95,7 +95,8 @@ def binder_link(repository: str | None = None) -> str:
 
 def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_browser: bool = True,
                  preheat: bool = False, demo: bool = False, max_kernels: int | None = None,
-                 pool: int | None = None, class_size: int = 0, execution_timeout: float | None = None):
+                 pool: int | None = None, class_size: int = 0, execution_timeout: float | None = None,
+                 server_id: str = ""):
     """The traitlets configuration of the Voilà server (see the module docstring).
 
     ``demo`` turns on the public-demo profile; ``max_kernels`` caps live visitors' kernels
@@ -104,7 +105,9 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
     ``demo``, 1 with ``preheat``, else 0).  ``class_size`` (``--class N``, with ``demo``) keeps a pool
     of N ready kernels for a class and raises the default cap to at least N; the status page ``/class``
     says when the class is ready.  ``execution_timeout`` is the time limit of a notebook cell at start-up
-    (default ``EXECUTION_TIMEOUT``).
+    (default ``EXECUTION_TIMEOUT``).  ``server_id`` names this server among several behind one proxy: its
+    kernel ids start with it, and the proxy routes each kernel's websocket by that
+    (``deploy/nginx/privacy-explorer-cluster.conf``).
     """
     from traitlets.config import Config
 
@@ -139,6 +142,8 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
     config.MappingKernelManager.cull_connected = True
     config.MappingKernelManager.allow_tracebacks = False
     config.DemoKernelManager.cull_unconnected_timeout = CULL_UNCONNECTED_TIMEOUT
+    if server_id:
+        config.DemoKernelManager.server_id = server_id
     if max_kernels is None:
         max_kernels = max(default_kernel_cap(), class_size) if demo else 0
     if max_kernels < 0:
@@ -183,6 +188,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--class", dest="class_size", type=int, default=0, metavar="N",
                         help="before a class of N: keep N kernels ready (a pool of N, refilled only when no page "
                              "is being served); /class on the server says when the class is ready")
+    parser.add_argument("--server-id", default="", metavar="ID",
+                        help="name of this server among several behind one nginx (letters and digits): its kernel "
+                             "ids start with ID_, by which the proxy sends each page's websocket to this server")
     parser.add_argument("--execution-timeout", type=float, default=None, metavar="SECONDS",
                         help=f"time limit of a notebook cell at start-up (default {EXECUTION_TIMEOUT})")
     parser.add_argument("--notebooks", action="store_true",
@@ -216,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.class_size and not args.demo:
         print("privacy-explorer: --class needs --demo", file=sys.stderr)
         return 2
+    if args.server_id and not (args.server_id.isascii() and args.server_id.isalnum() and len(args.server_id) <= 16):
+        print(f"privacy-explorer: --server-id must be 1-16 letters and digits, got {args.server_id!r}", file=sys.stderr)
+        return 2
     if args.execution_timeout is not None and args.execution_timeout <= 0:
         print(f"privacy-explorer: --execution-timeout must be > 0, got {args.execution_timeout}", file=sys.stderr)
         return 2
@@ -225,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     target = folder if args.notebooks else folder / "app.ipynb"
     config = voila_config(port=args.port, host=args.host, open_browser=not args.no_browser, preheat=args.preheat,
                           demo=args.demo, max_kernels=args.max_kernels, pool=args.pool, class_size=args.class_size,
-                          execution_timeout=args.execution_timeout)
+                          execution_timeout=args.execution_timeout, server_id=args.server_id)
     cap = config.DemoVoila.kernel_cap
     pool = config.VoilaConfiguration.get("default_pool_size", 0) if "preheat_kernel" in config.VoilaConfiguration \
         else 0

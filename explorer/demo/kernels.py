@@ -22,7 +22,7 @@ from datetime import timedelta
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_core.utils import ensure_async
-from traitlets import Float
+from traitlets import Float, Unicode, validate
 
 __all__ = ["DemoKernelManager", "default_kernel_cap", "kernel_processes", "KERNEL_MEMORY_BYTES"]
 
@@ -87,6 +87,24 @@ class DemoKernelManager(AsyncMappingKernelManager):
         300.0, config=True,
         help="Cull a kernel (busy or idle) that no page ever connected to after this many seconds without "
              "kernel activity; 0 disables.")
+
+    server_id = Unicode(
+        "", config=True,
+        help="Name of this server among several behind one proxy (letters and digits): every kernel id starts "
+             "with it and an underscore, so that the proxy sends a page's websocket and shutdown request to the "
+             "server that started its kernel (deploy/nginx/privacy-explorer-cluster.conf).")
+
+    @validate("server_id")
+    def _valid_server_id(self, proposal: dict) -> str:
+        value = proposal["value"]
+        if value and not (value.isascii() and value.isalnum() and len(value) <= 16):
+            raise ValueError(f"server_id must be 1-16 ASCII letters and digits, got {value!r}")
+        return value
+
+    def new_kernel_id(self, **kwargs: object) -> str:
+        """A new kernel id: a UUID, prefixed with ``server_id`` and ``_`` when it is set."""
+        kernel_id = super().new_kernel_id(**kwargs)
+        return f"{self.server_id}_{kernel_id}" if self.server_id else kernel_id
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
