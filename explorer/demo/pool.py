@@ -47,7 +47,8 @@ def _notebook_failed(content: dict) -> bool:
     """Whether the pool kernel's notebook ended with an error or a timed-out cell (its page would be broken)."""
     executor = getattr(content.get("renderer"), "executor", None)
     notebook = getattr(executor, "nb", None)
-    for cell in getattr(notebook, "cells", ()) or ():
+    cells = notebook.get("cells", ()) if isinstance(notebook, dict) else getattr(notebook, "cells", ())
+    for cell in cells or ():
         for output in cell.get("outputs", ()) or ():
             if output.get("output_type") == "error":
                 return True
@@ -174,6 +175,17 @@ class ReadyPoolMixin(LoggingConfigurable):
         return None
 
     async def _fill_forever(self) -> None:
+        """Keep every pool at its target (see :meth:`_fill`); an error is logged and the filling goes on."""
+        while True:
+            try:
+                await self._fill()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.log.exception("Filling the pool failed; trying again in 10 s")
+                await asyncio.sleep(10)
+
+    async def _fill(self) -> None:
         """Keep every pool at its target: start kernels when quiet, ``_parallel()`` at a time."""
         wake = self._filler_wake()
         self._fill_started = getattr(self, "_fill_started", time.monotonic())
