@@ -754,6 +754,8 @@ def main() -> None:
             finally:
                 server.stop()
         if args.burst and args.visitors == "protocol":
+            if args.skip_single:          # where a kernel's start goes (its process, imports, the app's build)
+                kernel_startup_breakdown(repeat=2)
             cap_args = [] if args.cap is None else ["--max-kernels", str(args.cap)]
             pool_args = ["--class", str(args.class_size)] if args.class_size else ["--pool", str(args.pool)]
             server = Server(*pool_args, *cap_args, log=logs / "burst.log")
