@@ -296,7 +296,16 @@ class ReadyPoolMixin(LoggingConfigurable):
         if pid is None:
             return
         try:
-            os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, 0))
+            priority = os.getpriority(os.PRIO_PROCESS, 0)
+            try:           # Linux keeps a niceness per thread: the kernel's threads started niced too
+                threads = [int(tid) for tid in os.listdir(f"/proc/{pid}/task")]
+            except OSError:
+                threads = [pid]
+            for tid in threads:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, tid, priority)
+                except ProcessLookupError:
+                    pass
         except (OSError, AttributeError):
             if not getattr(self, "_told_nice", False):
                 self._told_nice = True
