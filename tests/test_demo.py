@@ -778,3 +778,60 @@ def test_the_class_option_and_server_ids(capsys):
     assert re.fullmatch(r"\w+-\w+-\w+-\w+-\w+", kernel_id)           # Voilà's and jupyter_server's routes take it
     with pytest.raises(Exception):
         DemoKernelManager(server_id="s1_x")
+
+
+def test_a_visitor_whose_new_kernel_fails_gets_the_full_page_not_a_broken_one(monkeypatch):
+    from explorer.demo.server import CappedVoilaHandler
+
+    stopped = []
+
+    async def shutdown_kernel(kernel_id, now=False):
+        stopped.append(kernel_id)
+
+    def handler_for(page):
+        class Handler(CappedVoilaHandler):
+            async def get_generator(self, path=None):
+                for part in page:
+                    yield part
+
+            def clear(self):
+                self.sent.clear()
+
+            def set_status(self, code):
+                self.status = code
+
+            def set_header(self, name, value):
+                self.headers[name] = value
+
+            def write(self, text):
+                self.sent.append(text)
+
+            def flush(self):
+                pass
+
+            def finish(self, text=None):
+                self.sent.append(text or "")
+                self._finished = True
+
+        Handler.kernel_manager = type("KM", (), {"kernel_of_task": {}, "shutdown_kernel": staticmethod(shutdown_kernel),
+                                                 "__contains__": lambda self, k: True})()
+        handler = Handler.__new__(Handler)
+        handler.notebook_path, handler.retry_after, handler.kernel_cap = "app.ipynb", 60, 30
+        handler._finished, handler.sent, handler.headers, handler.status = False, [], {}, 200
+        return handler
+
+    async def scenario():
+        good = handler_for(["<head>", '<script type="application/vnd.jupyter.widget-view+json">{}</script>'])
+        await good._checked_get(None)
+        broken = handler_for(["<head>", "Cell execution timed out, aborting notebook execution."])
+        Handler = type(broken)
+        Handler.kernel_manager.kernel_of_task[asyncio.current_task()] = "k-failed"
+        await broken._checked_get(None)
+        await asyncio.sleep(0)
+        return good, broken
+
+    good, broken = _run_in_own_loop(scenario())
+    assert good.status == 200 and "widget-view" in "".join(good.sent)
+    assert broken.status == 503 and broken.headers["Retry-After"] == "60"
+    assert "The demo is full" in "".join(broken.sent) and "timed out" not in "".join(broken.sent)
+    assert stopped == ["k-failed"]

@@ -108,6 +108,12 @@ Please try again in {retry} seconds: this page reloads itself then.</p>
 #: Longest expected wait for a kernel start (seconds) before new visitors are told the demo is full.
 DEFAULT_MAX_WAIT = 90.0
 
+#: The app's widget in a rendered page; without it (or with one of the markers below) the page cannot work.
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: What Voilà writes in a page whose cell timed out or raised (tracebacks are not shown in the demo).
+_BROKEN_PAGE = ("Cell execution timed out", "There was an error when executing cell",
+                "An exception occurred at the server")
+
 _TEMPLATE_PATH = re.compile(r"^[A-Za-z0-9_.-]+/static/[A-Za-z0-9_./@~+-]+$")
 
 
@@ -228,11 +234,50 @@ class CappedVoilaHandler(TornadoVoilaHandler):
             return
         started = time.monotonic()
         try:
-            await super().get(path)
+            await self._checked_get(path)
         finally:
             CappedVoilaHandler._starting.release()
             CappedVoilaHandler.render_seconds += 0.2 * (time.monotonic() - started
                                                         - CappedVoilaHandler.render_seconds)
+
+    async def _checked_get(self, path: str | None) -> None:
+        """Render the app's page with a kernel started for it, and send it only if it works.
+
+        The page is held until the notebook has run: if its kernel failed (a cell ended with an
+        error or ran into the time limit on a swamped machine, or the app's widget is missing), the
+        kernel is stopped and the visitor gets the "demo is full" page with ``Retry-After`` (which
+        reloads itself), never a page that cannot work.  Only for the app's own notebook (the
+        ``--notebooks`` folder's pages may hold no widget).
+        """
+        if not getattr(self, "notebook_path", None):
+            await super().get(path)
+            return
+        held = []
+        async for html_snippet in self.get_generator(path=path):
+            held.append(html_snippet)
+        if self._finished:                   # a redirect
+            return
+        page = "".join(held)
+        if not any(marker in page for marker in _BROKEN_PAGE) and _WIDGET_VIEW in page:
+            self.write(page)
+            self.flush()
+            return
+        kernel_of_task = getattr(self.kernel_manager, "kernel_of_task", {})
+        kernel_id = kernel_of_task.get(asyncio.current_task())
+        self.log.warning("A visitor's kernel %s failed to run the app; the visitor gets the 'demo is full' page",
+                         kernel_id)
+        if kernel_id is not None and kernel_id in self.kernel_manager:
+            asyncio.ensure_future(ensure_async(self.kernel_manager.shutdown_kernel(kernel_id, now=True)))
+        self.clear()
+        self._send_full()
+
+    def _send_full(self) -> None:
+        self.set_status(503)
+        self.set_header("Retry-After", str(self.retry_after))
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(DEMO_FULL_HTML.format(retry=self.retry_after,
+                                          cap=html.escape(str(self.kernel_cap or "its limit"))))
 
     #: Pages waiting for their turn to start a kernel.
     waiting = 0
@@ -271,12 +316,7 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         reason = self._full() if renders else None
         if reason is not None:
             self.log.warning("Demo full (%s): 503 for a new visitor", reason)
-            self.set_status(503)
-            self.set_header("Retry-After", str(self.retry_after))
-            self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.set_header("Cache-Control", "no-store")
-            self.finish(DEMO_FULL_HTML.format(retry=self.retry_after,
-                                              cap=html.escape(str(self.kernel_cap or "its limit"))))
+            self._send_full()
             return
         if renders:
             self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
