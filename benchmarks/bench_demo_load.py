@@ -2,6 +2,7 @@
 
     python benchmarks/bench_demo_load.py [--burst 30] [--cap N] [--pool 2] [--soak VISITORS SECONDS [--rounds R] [--visitors protocol]]
                                          [--skip-single] [--out benchmarks/results/demo_load.txt]
+    python benchmarks/bench_demo_load.py --visitors protocol --class 30 --burst 30 --burst 60 --skip-single --no-cpu-budget
 
 Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Chromium
 (Playwright, one browser, a context per visitor).  Prints, never asserts on time:
@@ -23,6 +24,14 @@ Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Ch
   kernels left 60 s after the last one left, server memory before / after each round.  With
   ``--visitors protocol`` the soak's visitors speak HTTP and the widget protocol without a browser
   (:mod:`explorer.demo.visitor`), so that the server and its kernels are measured alone.
+
+With ``--visitors protocol`` the burst's visitors are protocol-level too, and with ``--class N`` the
+server is ``privacy-explorer --demo --class N`` and each burst starts once its status page says the class
+is ready.  Such a burst reports, besides the outcomes, where the CPU goes (server and kernels, by phase):
+filling the pool (kernel start and notebook execution, per kernel), each visitor's landing view from a
+ready kernel (the page and the widgets' state), opening Randomized response and moving ε once (the tab's
+build and its figures), and the refill after the visitors left; and the memory per ready kernel and per
+visitor.
 
 The load average is printed with the figures.  The burst is bounded: a visitor waits at most
 ``--visitor-timeout`` seconds (default 240) for a page.
@@ -100,6 +109,26 @@ class Server:
 
     def kernels(self) -> list[psutil.Process]:
         return kernel_processes(self.process.pid)
+
+    def class_status(self) -> dict:
+        import json
+        import urllib.request
+
+        with urllib.request.urlopen(self.url + "class.json", timeout=30) as response:
+            return json.load(response)
+
+    def wait_for_class(self, timeout: float) -> float | None:
+        """Seconds until the status page says the pool is full of ready kernels (None: not within ``timeout``)."""
+        started = time.monotonic()
+        while time.monotonic() - started < timeout:
+            try:
+                status = self.class_status()
+                if status["target"] and status["ready"] >= status["target"]:
+                    return time.monotonic() - started
+            except Exception:
+                pass
+            time.sleep(1.0)
+        return None
 
     def memory(self) -> int:
         """RSS of the server and its kernels."""
@@ -298,6 +327,184 @@ async def burst(url: str, visitors: int, timeout: float, server: Server, hold: b
         await browser.close()
     return {"results": results, "wall": wall, "rss": rss, "pss": pss, "cpu": cpu, "peak": peak,
             "at_landing": at_landing, "server_rss": server_rss, "kernels": len(kernels)}
+
+
+def _cpu(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+        return times.user + times.system
+    except psutil.Error:
+        return 0.0
+
+
+def _snapshot(server: Server) -> dict:
+    """CPU seconds of the server process and of each live kernel (by pid)."""
+    return {"server": _cpu(psutil.Process(server.process.pid)),
+            "kernels": {kernel.pid: _cpu(kernel) for kernel in server.kernels()}}
+
+
+def _spent(before: dict, after: dict) -> tuple[float, float]:
+    """Server and kernel CPU seconds between two snapshots (a kernel gone meanwhile is not counted)."""
+    kernels = sum(cpu - before["kernels"].get(pid, 0.0) for pid, cpu in after["kernels"].items())
+    return after["server"] - before["server"], kernels
+
+
+async def open_rr_and_move(visitor) -> None:
+    """Open Randomized response and move ε one step, as a visitor's page does."""
+    from explorer.demo.visitor import EPSILON_CLASS, VisitError
+
+    tabs = visitor.find(lambda s: RR_TAB in s.get("titles", ()) and "selected_index" in s)
+    if tabs is None:
+        raise VisitError(f"no tab titled {RR_TAB!r}")
+    await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index(RR_TAB))
+    await visitor.wait_for(lambda: visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ())) is not None,
+                           "the ε slider of Randomized response")
+    slider = visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ()))
+    state = visitor.states[slider]
+    await visitor.update(slider, value=min(state["max"], state["value"] + state["step"]))
+
+
+async def protocol_burst(url: str, visitors: int, timeout: float, server: Server, refill_timeout: float = 600) -> dict:
+    """``visitors`` protocol-level visitors at once: each reaches the landing view; once all have an outcome,
+    each opens Randomized response and moves ε once; then all leave and the pool refills.  CPU by phase."""
+    from explorer.demo.visitor import ProtocolVisitor
+
+    peak = 0
+    done = asyncio.Event()
+
+    async def watch():
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, server.memory())
+            await asyncio.sleep(1.0)
+
+    watcher = asyncio.create_task(watch())
+    crowd = [ProtocolVisitor(url, timeout=timeout) for _ in range(visitors)]
+
+    async def land(visitor) -> dict:
+        started = time.monotonic()
+        try:
+            if not await visitor.open_page():
+                return {"outcome": "full" if visitor.status == 503 else f"http-{visitor.status}",
+                        "seconds": time.monotonic() - started, "retry_after": visitor.retry_after}
+            await visitor.connect()
+            await visitor.wait_for(lambda: visitor.shows(LANDING_TEXT), "the landing view")
+            return {"outcome": "app", "seconds": time.monotonic() - started}
+        except Exception as error:
+            return {"outcome": "blank", "seconds": None, "error": f"{type(error).__name__}: {error}"[:160]}
+
+    async def act(visitor, result: dict) -> None:
+        if result["outcome"] != "app":
+            return
+        started = time.monotonic()
+        try:
+            await open_rr_and_move(visitor)
+            result["interaction_seconds"] = time.monotonic() - started
+        except Exception as error:
+            result["interaction_error"] = f"{type(error).__name__}: {error}"[:160]
+
+    before = _snapshot(server)
+    started = time.monotonic()
+    results = await asyncio.gather(*(land(v) for v in crowd))
+    wall = time.monotonic() - started
+    landed = _snapshot(server)
+    kernels_landed = server.kernels()
+    rss, pss = [], []
+    for kernel in kernels_landed:
+        try:
+            info = kernel.memory_full_info()
+            rss.append(info.rss)
+            pss.append(info.pss)
+        except psutil.Error:
+            pass
+    at_landing = server.memory()
+    await asyncio.gather(*(act(v, r) for v, r in zip(crowd, results)))
+    acted = _snapshot(server)
+    after_rr = server.memory()
+    done.set()
+    await watcher
+    for visitor in crowd:
+        try:
+            await visitor.leave()
+        except Exception:
+            visitor.close()
+    left = time.monotonic()
+    refilled = await asyncio.get_running_loop().run_in_executor(None, server.wait_for_class, refill_timeout)
+    after = _snapshot(server)
+    new_kernels = {pid: cpu for pid, cpu in after["kernels"].items() if pid not in acted["kernels"]}
+    refill_server = after["server"] - acted["server"]
+    return {"results": results, "wall": wall, "landing_cpu": _spent(before, landed),
+            "rr_cpu": _spent(landed, acted), "refill_cpu": (refill_server, sum(new_kernels.values())),
+            "refilled_kernels": len(new_kernels), "refill_seconds": refilled,
+            "left_at": left, "rss": rss, "pss": pss, "peak": peak, "at_landing": at_landing, "after_rr": after_rr,
+            "server_rss": server.server_rss(), "kernels": len(kernels_landed)}
+
+
+def report_protocol_burst(label: str, data: dict, visitors: int, baseline: int) -> None:
+    results = data["results"]
+    app = [r["seconds"] for r in results if r["outcome"] == "app"]
+    full = [r for r in results if r["outcome"] == "full"]
+    failed = [r for r in results if r["outcome"] not in ("app", "full")]
+    moved = [r["interaction_seconds"] for r in results if "interaction_seconds" in r]
+    not_moved = [r for r in results if r["outcome"] == "app" and "interaction_seconds" not in r]
+    print(f"{label}: {visitors} protocol-level visitors at once ({load()})")
+    refused = f" (503, Retry-After {full[0]['retry_after']} s)" if full else ""
+    print(f"  pages: {len(app)} app, {len(full)} 'demo is full'{refused}, {len(failed)} errors, blank or timed out"
+          + (f" ({_errors(failed)})" if failed else ""))
+    print(f"  time to the landing view (s): {quantiles(app)}; all outcomes within {data['wall']:.0f} s")
+    print(f"  open Randomized response + move ε once (s), all {len(app)} at once: {quantiles(moved)}"
+          + (f"; failed: {_errors([{'error': r['interaction_error'], 'outcome': 'x'} for r in not_moved])}"
+             if not_moved else ""))
+    n = max(1, len(app))
+    land_server, land_kernels = data["landing_cpu"]
+    rr_server, rr_kernels = data["rr_cpu"]
+    print(f"  CPU per visitor to the landing view: server {land_server / n:.2f} s + kernels {land_kernels / n:.2f} s "
+          f"= {(land_server + land_kernels) / n:.2f} s (page, websocket, widget state)")
+    print(f"  CPU per visitor to open Randomized response and move ε once: server {rr_server / n:.2f} s + kernels "
+          f"{rr_kernels / n:.2f} s = {(rr_server + rr_kernels) / n:.2f} s (tab build, figures, messages)")
+    refill_server, refill_kernels = data["refill_cpu"]
+    if data["refilled_kernels"]:
+        print(f"  refill after they left: {data['refilled_kernels']} kernels in "
+              + (f"{data['refill_seconds']:.0f} s" if data["refill_seconds"] is not None else "more than the limit")
+              + f"; CPU per refilled kernel: kernel {refill_kernels / data['refilled_kernels']:.2f} s (start and "
+              f"notebook), server {refill_server / data['refilled_kernels']:.2f} s (render, shutdowns)")
+    if data["rss"]:
+        print(f"  per kernel at the landing views ({data['kernels']} kernels): RSS median "
+              f"{statistics.median(data['rss']) / MB:.0f} MB, PSS median {statistics.median(data['pss']) / MB:.0f} MB")
+    print(f"  server + kernels: {baseline / MB:.0f} MB before, {data['at_landing'] / MB:.0f} MB at the landing views, "
+          f"{data['after_rr'] / MB:.0f} MB after Randomized response "
+          f"({(data['after_rr'] - baseline) / n / MB:+.0f} MB per visitor), peak {data['peak'] / MB:.0f} MB; "
+          f"server alone {data['server_rss'] / MB:.0f} MB")
+
+
+def class_fill_report(server: Server, class_size: int, timeout: float) -> int:
+    """Wait for the class pool; print the time, the CPU and the memory it took; returns the memory (bytes)."""
+    started = time.monotonic()
+    before = _snapshot(server)
+    ready = server.wait_for_class(timeout)
+    after = _snapshot(server)
+    server_s, kernels_s = _spent(before, after)
+    kernels = server.kernels()
+    rss, pss = [], []
+    for kernel in kernels:
+        try:
+            info = kernel.memory_full_info()
+            rss.append(info.rss)
+            pss.append(info.pss)
+        except psutil.Error:
+            pass
+    total = server.memory()
+    pss_total = sum(pss) + psutil.Process(server.process.pid).memory_full_info().pss
+    print(f"class of {class_size}: " + (f"ready after {ready:.0f} s" if ready is not None
+                                        else f"NOT ready after {time.monotonic() - started:.0f} s")
+          + f" ({load()}); {server.class_status()['text']!r}")
+    print(f"  CPU to fill: server {server_s:.1f} s, kernels {kernels_s:.1f} s; per kernel {server_s / max(1, len(kernels)):.2f}"
+          f" + {kernels_s / max(1, len(kernels)):.2f} s (kernel start and notebook execution; the server's render)")
+    if rss:
+        print(f"  memory per ready kernel: RSS median {statistics.median(rss) / MB:.0f} MB, PSS median "
+              f"{statistics.median(pss) / MB:.0f} MB; pool of {len(kernels)} + server: RSS {total / MB:.0f} MB, "
+              f"PSS {pss_total / MB:.0f} MB")
+    return total
 
 
 def report_burst(label: str, data: dict, visitors: int, pool: int, server: Server, baseline: int) -> None:
@@ -502,7 +709,12 @@ async def _visitors(url: str, arrivals: list[float], stays: list[float], client:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--burst", type=int, default=30)
+    parser.add_argument("--burst", type=int, action="append", default=None,
+                        help="visitors at once (repeatable: one burst after the other on the same server; "
+                             "default 30)")
+    parser.add_argument("--class", dest="class_size", type=int, default=0,
+                        help="the bursts' server runs privacy-explorer --demo --class N; each burst waits until "
+                             "its status page says the class is ready")
     parser.add_argument("--cap", type=int, default=None, help="--max-kernels of the burst's and the soak's "
                         "server (default: the machine's default)")
     parser.add_argument("--pool", type=int, default=2)
@@ -518,6 +730,7 @@ def main() -> None:
     parser.add_argument("--visitor-timeout", type=float, default=240)
     parser.add_argument("--out", default=None, help="also write the figures to this file")
     args = parser.parse_args()
+    args.burst = [30] if args.burst is None else [b for b in args.burst if b > 0]
     logs = Path("/tmp") / f"bench_demo_load_{os.getpid()}"
     logs.mkdir(exist_ok=True)
     with tee_stdout(args.out):
@@ -540,7 +753,27 @@ def main() -> None:
                 asyncio.run(cpu_budget(server.url, server))
             finally:
                 server.stop()
-        if args.burst:
+        if args.burst and args.visitors == "protocol":
+            if args.skip_single:          # where a kernel's start goes (its process, imports, the app's build)
+                kernel_startup_breakdown(repeat=2)
+            cap_args = [] if args.cap is None else ["--max-kernels", str(args.cap)]
+            pool_args = ["--class", str(args.class_size)] if args.class_size else ["--pool", str(args.pool)]
+            server = Server(*pool_args, *cap_args, log=logs / "burst.log")
+            try:
+                from explorer.demo.kernels import default_kernel_cap
+
+                cap = args.cap if args.cap is not None else max(default_kernel_cap(), args.class_size)
+                class_fill_report(server, args.class_size or args.pool, 900)
+                for visitors in args.burst:
+                    server.wait_for_class(900)
+                    time.sleep(5)
+                    baseline = server.memory()
+                    data = asyncio.run(protocol_burst(server.url, visitors, args.visitor_timeout, server))
+                    report_protocol_burst(f"burst (kernel cap {cap}, " + (f"class of {args.class_size}" if args.class_size
+                                          else f"preheated pool {args.pool}") + ")", data, visitors, baseline)
+            finally:
+                server.stop()
+        elif args.burst:
             cap_args = [] if args.cap is None else ["--max-kernels", str(args.cap)]
             server = Server("--pool", str(args.pool), *cap_args, log=logs / "burst.log")
             try:
@@ -550,8 +783,8 @@ def main() -> None:
                 from explorer.demo.kernels import default_kernel_cap
 
                 cap = args.cap if args.cap is not None else default_kernel_cap()
-                data = asyncio.run(burst(server.url, args.burst, args.visitor_timeout, server))
-                report_burst(f"burst (kernel cap {cap}, preheated pool {args.pool})", data, args.burst, args.pool,
+                data = asyncio.run(burst(server.url, args.burst[0], args.visitor_timeout, server))
+                report_burst(f"burst (kernel cap {cap}, preheated pool {args.pool})", data, args.burst[0], args.pool,
                              server, baseline)
             finally:
                 server.stop()

@@ -1,7 +1,7 @@
 """``privacy-explorer``: serve the explorer as a Voilà web app, or run an experiment.
 
     privacy-explorer [--port 8866] [--host 127.0.0.1] [--no-browser] [--preheat] [--notebooks]
-    privacy-explorer --demo [--max-kernels N] [--pool N] [--no-browser]
+    privacy-explorer --demo [--max-kernels N] [--pool N] [--class N] [--no-browser]
     privacy-explorer experiment mdrr-table1 --runs N --out results.csv
     privacy-explorer --binder-link
 
@@ -95,13 +95,19 @@ def binder_link(repository: str | None = None) -> str:
 
 def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_browser: bool = True,
                  preheat: bool = False, demo: bool = False, max_kernels: int | None = None,
-                 pool: int | None = None):
+                 pool: int | None = None, class_size: int = 0, execution_timeout: float | None = None,
+                 server_id: str = ""):
     """The traitlets configuration of the Voilà server (see the module docstring).
 
     ``demo`` turns on the public-demo profile; ``max_kernels`` caps live visitors' kernels
     (default with ``demo``: :func:`explorer.demo.kernels.default_kernel_cap`, else no cap; 0 is
     no cap); ``pool`` is the number of preheated kernels (default ``DEMO_POOL_SIZE`` with
-    ``demo``, 1 with ``preheat``, else 0).
+    ``demo``, 1 with ``preheat``, else 0).  ``class_size`` (``--class N``, with ``demo``) keeps a pool
+    of N ready kernels for a class and raises the default cap to at least N; the status page ``/class``
+    says when the class is ready.  ``execution_timeout`` is the time limit of a notebook cell at start-up
+    (default ``EXECUTION_TIMEOUT``).  ``server_id`` names this server among several behind one proxy: its
+    kernel ids start with it, and the proxy routes each kernel's websocket by that
+    (``deploy/nginx/privacy-explorer-cluster.conf``).
     """
     from traitlets.config import Config
 
@@ -120,8 +126,13 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
     config.VoilaConfiguration.template = TEMPLATE_NAME   # Voilà's "lab" page, no CDN stylesheets
     config.VoilaConfiguration.strip_sources = True
     config.VoilaConfiguration.show_tracebacks = False
-    config.VoilaExecutor.timeout = EXECUTION_TIMEOUT
-    config.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
+    if class_size < 0:
+        raise ValueError(f"class_size must be >= 0, got {class_size}")
+    timeout = EXECUTION_TIMEOUT if execution_timeout is None else float(execution_timeout)
+    if timeout <= 0:
+        raise ValueError(f"execution_timeout must be > 0, got {execution_timeout}")
+    config.VoilaExecutor.timeout = timeout
+    config.VoilaExecutor.iopub_timeout = timeout if execution_timeout is not None else IOPUB_TIMEOUT
     config.VoilaExecutor.show_tracebacks = False
     # nbclient keeps every widget's state from the render for notebook metadata that Voilà never
     # writes: a copy per render, held by every preheated kernel's renderer.
@@ -131,20 +142,25 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
     config.MappingKernelManager.cull_connected = True
     config.MappingKernelManager.allow_tracebacks = False
     config.DemoKernelManager.cull_unconnected_timeout = CULL_UNCONNECTED_TIMEOUT
+    if server_id:
+        config.DemoKernelManager.server_id = server_id
     if max_kernels is None:
-        max_kernels = default_kernel_cap() if demo else 0
+        max_kernels = max(default_kernel_cap(), class_size) if demo else 0
     if max_kernels < 0:
         raise ValueError(f"max_kernels must be >= 0, got {max_kernels}")
     config.DemoVoila.kernel_cap = max_kernels
     config.DemoVoila.retry_after = RETRY_AFTER
     config.DemoVoila.max_starting = DEMO_MAX_STARTING if demo else 0
     if pool is None:
-        pool = DEMO_POOL_SIZE if demo else int(preheat)
+        pool = class_size or (DEMO_POOL_SIZE if demo else int(preheat))
     if pool < 0:
         raise ValueError(f"pool must be >= 0, got {pool}")
     if pool:
         config.VoilaConfiguration.preheat_kernel = True
         config.VoilaConfiguration.default_pool_size = pool
+    if class_size:
+        config.DemoVoila.class_size = class_size
+        config.ReadyPoolMixin.class_size = class_size
     if demo:
         settings["headers"] = {"Content-Security-Policy": CONTENT_SECURITY_POLICY,
                                "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff"}
@@ -169,6 +185,14 @@ def _parser() -> argparse.ArgumentParser:
                              "(default with --demo: from the machine's memory; 0: no cap)")
     parser.add_argument("--pool", type=int, default=None, metavar="N",
                         help=f"preheated kernels kept ready (default {DEMO_POOL_SIZE} with --demo)")
+    parser.add_argument("--class", dest="class_size", type=int, default=0, metavar="N",
+                        help="before a class of N: keep N kernels ready (a pool of N, refilled only when no page "
+                             "is being served); /class on the server says when the class is ready")
+    parser.add_argument("--server-id", default="", metavar="ID",
+                        help="name of this server among several behind one nginx (letters and digits): its kernel "
+                             "ids start with ID_, by which the proxy sends each page's websocket to this server")
+    parser.add_argument("--execution-timeout", type=float, default=None, metavar="SECONDS",
+                        help=f"time limit of a notebook cell at start-up (default {EXECUTION_TIMEOUT})")
     parser.add_argument("--notebooks", action="store_true",
                         help="serve the folder of teaching notebooks instead of the app alone")
     parser.add_argument("--binder-link", action="store_true",
@@ -192,22 +216,35 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 < args.port < 65536:
         print(f"privacy-explorer: --port must be between 1 and 65535, got {args.port}", file=sys.stderr)
         return 2
-    for name in ("max_kernels", "pool"):
+    for name in ("max_kernels", "pool", "class_size"):
         if (getattr(args, name) or 0) < 0:
-            print(f"privacy-explorer: --{name.replace('_', '-')} must be >= 0, got {getattr(args, name)}",
-                  file=sys.stderr)
+            print(f"privacy-explorer: --{name.replace('_size', '').replace('_', '-')} must be >= 0, got "
+                  f"{getattr(args, name)}", file=sys.stderr)
             return 2
+    if args.class_size and not args.demo:
+        print("privacy-explorer: --class needs --demo", file=sys.stderr)
+        return 2
+    if args.server_id and not (args.server_id.isascii() and args.server_id.isalnum() and len(args.server_id) <= 16):
+        print(f"privacy-explorer: --server-id must be 1-16 letters and digits, got {args.server_id!r}", file=sys.stderr)
+        return 2
+    if args.execution_timeout is not None and args.execution_timeout <= 0:
+        print(f"privacy-explorer: --execution-timeout must be > 0, got {args.execution_timeout}", file=sys.stderr)
+        return 2
     from explorer.demo.server import DemoVoila
 
     folder = notebooks_dir()
     target = folder if args.notebooks else folder / "app.ipynb"
     config = voila_config(port=args.port, host=args.host, open_browser=not args.no_browser, preheat=args.preheat,
-                          demo=args.demo, max_kernels=args.max_kernels, pool=args.pool)
+                          demo=args.demo, max_kernels=args.max_kernels, pool=args.pool, class_size=args.class_size,
+                          execution_timeout=args.execution_timeout, server_id=args.server_id)
     cap = config.DemoVoila.kernel_cap
     pool = config.VoilaConfiguration.get("default_pool_size", 0) if "preheat_kernel" in config.VoilaConfiguration \
         else 0
     print(f"privacy-explorer: serving {target.name} on http://{args.host}:{args.port}/"
           f" (kernel cap {cap or 'none'}, preheated pool {pool})", flush=True)
+    if args.class_size:
+        print(f"privacy-explorer: class mode: filling a pool of {args.class_size} ready kernels; "
+              f"http://{args.host}:{args.port}/class says when the class is ready", flush=True)
     DemoVoila.launch_instance(argv=[str(target)], config=config)
     return 0
 

@@ -631,3 +631,207 @@ def test_the_culler_starts_outside_the_request_that_started_the_first_kernel(mon
     request.set("the first visitor's page")
     manager.initialize_culler()
     assert seen == [None]
+
+
+# ---------------------------------------------------------------------- the pool of ready kernels (issue 26)
+class _FakeVoilaPool:
+    """Stands for the class Voilà's ``voila_kernel_manager_factory`` makes: its fill starts pool tasks."""
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+        pool = self._pools.setdefault(notebook_name, [])
+        size = self.kernel_pools_config.get(notebook_name, self.kernel_pools_config["default"])["pool_size"]
+        for _ in range(size - len(pool)):
+            self.started += 1
+            pool.append(asyncio.ensure_future(self._start(f"k{self.started}")))
+
+    async def _start(self, kernel_id):
+        await self.release.wait()
+        render = asyncio.get_running_loop().create_future()
+        render.set_result(([], None))
+        outputs = [{"output_type": "error"}] if kernel_id in self.broken else []
+        renderer = type("Renderer", (), {})()
+        renderer.executor = type("Executor", (), {"nb": {"cells": [{"outputs": outputs}]}})()
+        renderer.rendered_cache, renderer.stop_generator = ["<html>"], False
+        return {"kernel_id": kernel_id, "task": render, "renderer": renderer}
+
+    def list_kernel_ids(self):
+        return []
+
+    def __contains__(self, kernel_id):
+        return False
+
+
+def _ready_pool(size=2, broken=()):
+    from explorer.demo.pool import ReadyPoolMixin
+
+    manager = type("Pool", (ReadyPoolMixin, _FakeVoilaPool), {})(refill_quiet=0.2, pool_nice=0)
+    manager._pools, manager._kernels, manager.started = {}, {}, 0
+    manager.kernel_pools_config = {"default": {"pool_size": size}}
+    manager.release, manager.broken = asyncio.Event(), set(broken)
+    return manager
+
+
+def test_the_pool_refills_only_when_no_page_is_being_rendered(monkeypatch):
+    from explorer.demo.server import CappedVoilaHandler
+
+    monkeypatch.setattr(CappedVoilaHandler, "pages", {})
+
+    async def scenario():
+        manager = _ready_pool(2)
+        manager.release.set()
+        rendering = asyncio.ensure_future(asyncio.sleep(30))
+        CappedVoilaHandler.pages[1] = rendering            # a visitor's page is being rendered
+        manager.fill_if_needed(notebook_name="app.ipynb")
+        await asyncio.sleep(1.5)
+        assert manager.started == 0, "a refill started while a page was being rendered"
+        assert "page" in manager.server_busy()
+        del CappedVoilaHandler.pages[1]
+        rendering.cancel()
+        for _ in range(40):
+            await asyncio.sleep(0.1)
+            if manager.ready_count() == 2:
+                break
+        status = manager.pool_status()
+        manager._filler.cancel()
+        return manager.started, status
+
+    started, status = _run_in_own_loop(scenario())
+    assert started == 2
+    assert status["text"] == "Pool ready: 2 of 2 kernels"
+
+
+def test_the_pool_hands_over_only_ready_kernels_and_replaces_failed_ones(monkeypatch):
+    from explorer.demo.pool import pool_entry_failed, pool_entry_ready
+    from explorer.demo.server import CappedVoilaHandler
+
+    monkeypatch.setattr(CappedVoilaHandler, "pages", {})
+
+    async def scenario():
+        manager = _ready_pool(2, broken={"k1"})
+        manager.class_size = 2
+        manager._start_pool_kernels("app.ipynb", 2)          # k1 (its notebook fails) and k2, both starting
+        pool = manager._pools["app.ipynb"]
+        assert manager.get_pool_size("app.ipynb") == 0       # none ready: the visitor's page starts its own kernel
+        assert manager.pool_status()["text"] == "Filling: 0 of 2 kernels ready"
+        manager.release.set()
+        await asyncio.gather(*pool)
+        assert [pool_entry_ready(t) for t in pool] == [False, True]
+        assert [pool_entry_failed(t) for t in pool] == [True, False]
+        assert manager.get_pool_size("app.ipynb") == 1
+        manager._filler = asyncio.ensure_future(asyncio.sleep(0))     # no background filler in this test
+        manager.fill_if_needed = lambda **kwargs: None
+        render, cache, kernel_id = await manager.get_rendered_notebook("app.ipynb")
+        assert kernel_id == "k2" and cache == ["<html>"]
+        with pytest.raises(Exception, match="no ready kernel"):
+            await manager.get_rendered_notebook("app.ipynb")
+        del manager.fill_if_needed
+        manager._filler = None
+        manager.fill_if_needed(notebook_name="app.ipynb")   # the filler drops k1 and starts two more
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            if manager.ready_count() == 2:
+                break
+        manager._filler.cancel()
+        return [t.result()["kernel_id"] for t in manager._pools["app.ipynb"]], manager.pool_status()["text"]
+
+    kernels, text = _run_in_own_loop(scenario())
+    assert "k1" not in kernels and len(kernels) == 2
+    assert text == "Class ready: 2 of 2 kernels"
+
+
+def test_a_preheated_kernel_does_not_wait_for_its_visitor_and_takes_the_query_when_handed_over(monkeypatch):
+    class App:
+        applied = []
+
+        def load_query_string(self, query):
+            self.applied.append(query)
+
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setenv(kernel_hooks.PREHEAT_TABS_ENV, "")
+    monkeypatch.setattr(kernel_hooks, "_PREHEATED_APP", None)
+    app = App()
+    kernel_hooks.apply_preheated_query(app)                  # returns at once: no cell waits for a visitor
+    assert app.applied == []
+    assert kernel_hooks.apply_visitor_query("config=abc") is True
+    assert app.applied == ["config=abc"] and os.environ["QUERY_STRING"] == "config=abc"
+    monkeypatch.delenv("VOILA_PREHEAT")
+    assert kernel_hooks.apply_visitor_query("") is False
+    assert kernel_hooks.preimport_tabs("Randomized response") == ["explorer.panels.randomized_response"]
+
+
+def test_the_class_option_and_server_ids(capsys):
+    import re
+
+    from explorer.demo.kernels import DemoKernelManager
+
+    config = cli.voila_config(open_browser=False, demo=True, class_size=45, execution_timeout=30)
+    assert config.VoilaConfiguration.default_pool_size == 45
+    assert config.DemoVoila.kernel_cap >= 45 and config.DemoVoila.class_size == 45
+    assert config.ReadyPoolMixin.class_size == 45
+    assert config.VoilaExecutor.timeout == 30
+    assert cli.main(["--class", "3", "--no-browser"]) == 2
+    assert "--class needs --demo" in capsys.readouterr().err
+    assert cli.main(["--demo", "--class", "-1", "--no-browser"]) == 2
+    assert cli.main(["--demo", "--server-id", "a/b", "--no-browser"]) == 2
+    kernel_id = DemoKernelManager(server_id="s1").new_kernel_id()
+    assert kernel_id.startswith("s1_")
+    assert re.fullmatch(r"\w+-\w+-\w+-\w+-\w+", kernel_id)           # Voilà's and jupyter_server's routes take it
+    with pytest.raises(Exception):
+        DemoKernelManager(server_id="s1_x")
+
+
+def test_a_visitor_whose_new_kernel_fails_gets_the_full_page_not_a_broken_one(monkeypatch):
+    from explorer.demo.server import CappedVoilaHandler
+
+    stopped = []
+
+    async def shutdown_kernel(kernel_id, now=False):
+        stopped.append(kernel_id)
+
+    def handler_for(page):
+        class Handler(CappedVoilaHandler):
+            async def get_generator(self, path=None):
+                for part in page:
+                    yield part
+
+            def clear(self):
+                self.sent.clear()
+
+            def set_status(self, code):
+                self.status = code
+
+            def set_header(self, name, value):
+                self.headers[name] = value
+
+            def write(self, text):
+                self.sent.append(text)
+
+            def flush(self):
+                pass
+
+            def finish(self, text=None):
+                self.sent.append(text or "")
+                self._finished = True
+
+        Handler.kernel_manager = type("KM", (), {"kernel_of_task": {}, "shutdown_kernel": staticmethod(shutdown_kernel),
+                                                 "__contains__": lambda self, k: True})()
+        handler = Handler.__new__(Handler)
+        handler.notebook_path, handler.retry_after, handler.kernel_cap = "app.ipynb", 60, 30
+        handler._finished, handler.sent, handler.headers, handler.status = False, [], {}, 200
+        return handler
+
+    async def scenario():
+        good = handler_for(["<head>", '<script type="application/vnd.jupyter.widget-view+json">{}</script>'])
+        await good._checked_get(None)
+        broken = handler_for(["<head>", "Cell execution timed out, aborting notebook execution."])
+        Handler = type(broken)
+        Handler.kernel_manager.kernel_of_task[asyncio.current_task()] = "k-failed"
+        await broken._checked_get(None)
+        await asyncio.sleep(0)
+        return good, broken
+
+    good, broken = _run_in_own_loop(scenario())
+    assert good.status == 200 and "widget-view" in "".join(good.sent)
+    assert broken.status == 503 and broken.headers["Retry-After"] == "60"
+    assert "The demo is full" in "".join(broken.sent) and "timed out" not in "".join(broken.sent)
+    assert stopped == ["k-failed"]

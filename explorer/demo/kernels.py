@@ -22,7 +22,7 @@ from datetime import timedelta
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_core.utils import ensure_async
-from traitlets import Float
+from traitlets import Float, Unicode, validate
 
 __all__ = ["DemoKernelManager", "default_kernel_cap", "kernel_processes", "KERNEL_MEMORY_BYTES"]
 
@@ -88,6 +88,24 @@ class DemoKernelManager(AsyncMappingKernelManager):
         help="Cull a kernel (busy or idle) that no page ever connected to after this many seconds without "
              "kernel activity; 0 disables.")
 
+    server_id = Unicode(
+        "", config=True,
+        help="Name of this server among several behind one proxy (letters and digits): every kernel id starts "
+             "with it and an underscore, so that the proxy sends a page's websocket and shutdown request to the "
+             "server that started its kernel (deploy/nginx/privacy-explorer-cluster.conf).")
+
+    @validate("server_id")
+    def _valid_server_id(self, proposal: dict) -> str:
+        value = proposal["value"]
+        if value and not (value.isascii() and value.isalnum() and len(value) <= 16):
+            raise ValueError(f"server_id must be 1-16 ASCII letters and digits, got {value!r}")
+        return value
+
+    def new_kernel_id(self, **kwargs: object) -> str:
+        """A new kernel id: a UUID, prefixed with ``server_id`` and ``_`` when it is set."""
+        kernel_id = super().new_kernel_id(**kwargs)
+        return f"{self.server_id}_{kernel_id}" if self.server_id else kernel_id
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._connected_once: set[str] = set()
@@ -99,6 +117,11 @@ class DemoKernelManager(AsyncMappingKernelManager):
         """Start a kernel, noting which task asked for it (before the kernel is listed)."""
         kernel_id = kernel_id or self.new_kernel_id()
         self.note_kernel_of_current_task(kernel_id)
+        from explorer.demo.pool import KERNEL_NICE, _nice_child
+
+        nice = KERNEL_NICE.get()
+        if nice > 0 and os.name == "posix":
+            kwargs.setdefault("preexec_fn", _nice_child(nice))   # a pool kernel: started at low priority
         return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
 
     def note_kernel_of_current_task(self, kernel_id: str) -> None:
@@ -181,6 +204,12 @@ class DemoKernelManager(AsyncMappingKernelManager):
 
     def remove_kernel(self, kernel_id: str) -> object:
         self._connected_once.discard(kernel_id)
+        try:                      # Voilà keeps each handed-over pool kernel's request info for a kernel that
+            from voila.request_info_handler import RequestInfoSocketHandler    # may never ask for it
+
+            RequestInfoSocketHandler._cache.pop(kernel_id, None)
+        except ImportError:
+            pass
         buffered = self._kernel_buffers.pop(kernel_id, None)     # a buffer the shutdown missed
         for stream in (buffered or {}).get("channels", {}).values():
             if not stream.closed():

@@ -46,7 +46,9 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-__all__ = ["DemoVoila", "CappedVoilaHandler", "DemoKernelWebsocketHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML",
+from explorer.demo.pool import ReadyPoolMixin, note_page_request
+
+__all__ = ["DemoVoila", "CappedVoilaHandler", "ClassStatusHandler", "DemoKernelWebsocketHandler", "CONTENT_SECURITY_POLICY", "DEMO_FULL_HTML",
            "TEMPLATE_NAME", "add_template_root", "release_memory"]
 
 #: The explorer's Voilà template: Voilà's "lab" page without the stylesheets it links from a CDN
@@ -109,6 +111,12 @@ Please try again in {retry} seconds: <a href="" style="color:#0b57a4">try again<
 
 #: Longest expected wait for a kernel start (seconds) before new visitors are told the demo is full.
 DEFAULT_MAX_WAIT = 90.0
+
+#: The app's widget in a rendered page; without it (or with one of the markers below) the page cannot work.
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: What Voilà writes in a page whose cell timed out or raised (tracebacks are not shown in the demo).
+_BROKEN_PAGE = ("Cell execution timed out", "There was an error when executing cell",
+                "An exception occurred at the server")
 
 _TEMPLATE_PATH = re.compile(r"^[A-Za-z0-9_.-]+/static/[A-Za-z0-9_./@~+-]+$")
 
@@ -194,6 +202,9 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         super().on_connection_close()
 
     def _pool_ready(self) -> bool:
+        ready = getattr(self.kernel_manager, "ready_count", None)
+        if ready is not None:
+            return ready() > 0
         pools = getattr(self.kernel_manager, "_pools", {})
         return any(task.done() for pool in pools.values() for task in pool)
 
@@ -227,11 +238,50 @@ class CappedVoilaHandler(TornadoVoilaHandler):
             return
         started = time.monotonic()
         try:
-            await super().get(path)
+            await self._checked_get(path)
         finally:
             CappedVoilaHandler._starting.release()
             CappedVoilaHandler.render_seconds += 0.2 * (time.monotonic() - started
                                                         - CappedVoilaHandler.render_seconds)
+
+    async def _checked_get(self, path: str | None) -> None:
+        """Render the app's page with a kernel started for it, and send it only if it works.
+
+        The page is held until the notebook has run: if its kernel failed (a cell ended with an
+        error or ran into the time limit on a swamped machine, or the app's widget is missing), the
+        kernel is stopped and the visitor gets the "demo is full" page with ``Retry-After`` (which
+        reloads itself), never a page that cannot work.  Only for the app's own notebook (the
+        ``--notebooks`` folder's pages may hold no widget).
+        """
+        if not getattr(self, "notebook_path", None):
+            await super().get(path)
+            return
+        held = []
+        async for html_snippet in self.get_generator(path=path):
+            held.append(html_snippet)
+        if self._finished:                   # a redirect
+            return
+        page = "".join(held)
+        if not any(marker in page for marker in _BROKEN_PAGE) and _WIDGET_VIEW in page:
+            self.write(page)
+            self.flush()
+            return
+        kernel_of_task = getattr(self.kernel_manager, "kernel_of_task", {})
+        kernel_id = kernel_of_task.get(asyncio.current_task())
+        self.log.warning("A visitor's kernel %s failed to run the app; the visitor gets the 'demo is full' page",
+                         kernel_id)
+        if kernel_id is not None and kernel_id in self.kernel_manager:
+            asyncio.ensure_future(ensure_async(self.kernel_manager.shutdown_kernel(kernel_id, now=True)))
+        self.clear()
+        self._send_full()
+
+    def _send_full(self) -> None:
+        self.set_status(503)
+        self.set_header("Retry-After", str(self.retry_after))
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(DEMO_FULL_HTML.format(retry=self.retry_after,
+                                          cap=html.escape(str(self.kernel_cap or "its limit"))))
 
     #: Pages waiting for their turn to start a kernel.
     waiting = 0
@@ -270,15 +320,11 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         reason = self._full() if renders else None
         if reason is not None:
             self.log.warning("Demo full (%s): 503 for a new visitor", reason)
-            self.set_status(503)
-            self.set_header("Retry-After", str(self.retry_after))
-            self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.set_header("Cache-Control", "no-store")
-            self.finish(DEMO_FULL_HTML.format(retry=self.retry_after,
-                                              cap=html.escape(str(self.kernel_cap or "its limit"))))
+            self._send_full()
             return
         if renders:
             self.xsrf_token  # noqa: B018 -- sets the _xsrf cookie the page's shutdown beacon sends back
+            note_page_request()      # the pool waits for quiet before it refills
         if renders:
             CappedVoilaHandler.rendering[id(self)] = time.monotonic()
             CappedVoilaHandler.pages[id(self)] = asyncio.current_task()
@@ -290,6 +336,42 @@ class CappedVoilaHandler(TornadoVoilaHandler):
         finally:
             CappedVoilaHandler.rendering.pop(id(self), None)
             CappedVoilaHandler.pages.pop(id(self), None)
+
+
+CLASS_STATUS_HTML = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="refresh" content="5">
+<title>{text}</title></head>
+<body style="font-family:sans-serif;max-width:40em;margin:4em auto;line-height:1.5">
+<h1 id="class-status">{text}</h1>
+<p>{detail}</p>
+<p><small>This page reloads itself every 5 seconds. The explorer is at <a href="{base}">{base}</a>.</small></p>
+</body></html>
+"""
+
+
+class ClassStatusHandler(tornado.web.RequestHandler):
+    """``/class``: how many ready kernels wait for the class ("Class ready: 30 of 30 kernels" or
+    "Filling: 12 of 30 kernels ready"); ``/class.json`` the same as JSON.  Counts only, nothing of a visitor."""
+
+    def initialize(self, kernel_manager: Any = None, base_url: str = "/") -> None:
+        self._manager = kernel_manager
+        self._base = base_url
+
+    def get(self, suffix: str = "") -> None:
+        status_of = getattr(self._manager, "pool_status", None)
+        status = status_of() if status_of is not None else {
+            "ready": 0, "target": 0, "starting": 0, "class": 0, "text": "No pool of ready kernels (--class N or --pool N)",
+            "visitors": len(set(self._manager.list_kernel_ids())) if self._manager is not None else 0}
+        self.set_header("Cache-Control", "no-store")
+        if suffix == ".json":
+            self.finish(status)
+            return
+        detail = (f"{status['visitors']} visitor kernel(s) live; {status['starting']} pool kernel(s) starting. "
+                  "A visitor takes a ready kernel at once; the pool refills when no page is being served.")
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(CLASS_STATUS_HTML.format(text=html.escape(status["text"]), detail=html.escape(detail),
+                                             base=html.escape(self._base)))
 
 
 class SafeTemplateStaticFileHandler(TemplateStaticFileHandler):
@@ -346,6 +428,9 @@ class DemoVoila(Voila):
                      help="A visitor whose expected wait in that line exceeds this many seconds gets the "
                           "'demo is full' page at once.")
 
+    class_size = Int(0, config=True, help="privacy-explorer --class N: the pool is for a class of N (its "
+                     "status page says 'Class ready').")
+
     release_memory_interval = Float(60.0, config=True,
                                     help="Seconds between returns of freed memory to the system (0: never).")
 
@@ -368,7 +453,24 @@ class DemoVoila(Voila):
         super().setup_template_dirs()
 
     def init_settings(self) -> dict:
-        settings = super().init_settings()
+        import voila.app as voila_app
+
+        factory = voila_app.voila_kernel_manager_factory
+
+        def ready_pool_factory(base_class: Any, preheat_kernel: bool, *args: Any, **kwargs: Any) -> Any:
+            made = factory(base_class, preheat_kernel, *args, **kwargs)
+            if not preheat_kernel:
+                return made
+            # Voilà's pool, handing over only ready kernels and refilling when quiet (explorer.demo.pool)
+            return type("DemoPoolKernelManager", (ReadyPoolMixin, made), {})
+
+        voila_app.voila_kernel_manager_factory = ready_pool_factory
+        try:
+            settings = super().init_settings()
+        finally:
+            voila_app.voila_kernel_manager_factory = factory
+        if hasattr(self.kernel_manager, "class_size") and self.class_size:
+            self.kernel_manager.class_size = self.class_size
         watch = getattr(self.kernel_manager, "watch_hand_overs", None)
         if watch is not None:
             watch()          # a page served from the pool: its task holds the kernel it was handed
@@ -379,7 +481,10 @@ class DemoVoila(Voila):
         replaced = {TemplateStaticFileHandler: SafeTemplateStaticFileHandler,
                     VoilaShutdownKernelHandler: KnownKernelShutdownHandler,
                     VoilaKernelWebsocketHandler: DemoKernelWebsocketHandler}
-        handlers = []
+        from jupyter_server.utils import url_path_join
+
+        handlers = [(url_path_join(self.server_url, r"/class(\.json)?"), ClassStatusHandler,
+                     {"kernel_manager": self.kernel_manager, "base_url": self.base_url})]
         for spec in super().init_handlers():
             pattern, handler, *rest = spec
             if handler is TornadoVoilaHandler:

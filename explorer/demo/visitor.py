@@ -31,7 +31,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlencode, urljoin
+from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 from jupyter_client.session import Session
 from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1, serialize_msg_to_ws_v1
@@ -105,7 +105,8 @@ class ProtocolVisitor:
     Parameters
     ----------
     base_url : str
-        The demo's address, e.g. ``http://127.0.0.1:8866/``.
+        The demo's address, e.g. ``http://127.0.0.1:8866/``, optionally with the page's query string
+        (``?config=...``): the page is requested with it, the websocket and the shutdown without.
     timeout : float
         Seconds any one step may take (the page request included).
 
@@ -122,9 +123,11 @@ class ProtocolVisitor:
     """
 
     def __init__(self, base_url: str, *, timeout: float = 120.0):
-        if not base_url.endswith("/"):
-            base_url += "/"
-        self.base_url = base_url
+        parts = urlsplit(base_url)
+        path = parts.path if parts.path.endswith("/") else parts.path + "/"
+        #: The page's address, with its query string (``?config=...``) if it has one.
+        self.page_url = urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+        self.base_url = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
         self.timeout = float(timeout)
         self.status: int | None = None
         self.retry_after: str | None = None
@@ -153,7 +156,7 @@ class ProtocolVisitor:
 
         client = AsyncHTTPClient(force_instance=True)
         try:
-            response = await client.fetch(self.base_url, request_timeout=self.timeout, connect_timeout=self.timeout,
+            response = await client.fetch(self.page_url, request_timeout=self.timeout, connect_timeout=self.timeout,
                                           raise_error=False)
         finally:
             client.close()

@@ -1,0 +1,83 @@
+"""``privacy-explorer --demo --class N``: the pool of N ready kernels fills and says so (the status page
+``/class`` and the server's log), and a pool kernel that waited longer than the cell time limit still
+serves a working page, with the visitor's ``?config=`` applied.  Protocol-level visitors
+(:mod:`explorer.demo.visitor`), no browser."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.request
+
+import pytest
+
+from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
+from tests.e2e.conftest import demo_server_process
+
+#: The cell time limit of the server under test: short, so that its pool kernels outlive it.
+TIMEOUT = 30
+
+
+def status(url: str) -> dict:
+    with urllib.request.urlopen(url + "class.json", timeout=30) as response:
+        return json.load(response)
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class")
+    with demo_server_process(folder, "--class", "2", "--max-kernels", "3",
+                             "--execution-timeout", str(TIMEOUT)) as (url, process, log):
+        yield url, log
+
+
+def test_the_class_option_fills_its_pool_and_says_so(class_server):
+    url, log = class_server
+    first = status(url)
+    assert first["target"] == 2 and first["class"] == 2
+    deadline = time.monotonic() + 300
+    while status(url)["ready"] < 2:
+        assert time.monotonic() < deadline, status(url)
+        page = urllib.request.urlopen(url + "class", timeout=30).read().decode()
+        assert "Filling: " in page or "Class ready: 2 of 2 kernels" in page
+        time.sleep(1)
+    page = urllib.request.urlopen(url + "class", timeout=30).read().decode()
+    assert "Class ready: 2 of 2 kernels" in page
+    text = log.read_text()
+    assert "class mode: filling a pool of 2 ready kernels" in text
+    assert "Filling: 0 of 2 kernels ready" in text and "Class ready: 2 of 2 kernels" in text
+
+
+def test_a_pool_kernel_older_than_the_cell_time_limit_serves_a_working_page(class_server):
+    from explorer.app import build_app
+
+    url, log = class_server
+    deadline = time.monotonic() + 300
+    while status(url)["ready"] < 2:
+        assert time.monotonic() < deadline
+        time.sleep(1)
+    time.sleep(TIMEOUT + 5)                       # the pool kernels have waited longer than any cell may run
+    shared = build_app()
+    shared.panels["Data"].dataset.value = "Domingo-Ferrer and Muralidhar (2016) example"
+
+    async def visit():
+        visitor = ProtocolVisitor(f"{url}?{shared.config_query()}", timeout=60)
+        try:
+            assert await visitor.open_page()
+            await visitor.connect()
+            await visitor.wait_for(lambda: visitor.shows(LANDING_TEXT), "the landing view")
+            # the teacher's link: the kernel, preheated before anyone asked, applies the page's ?config=
+            await visitor.wait_for(lambda: visitor.shows("20 records"), "the configuration's data set")
+            tabs = visitor.find(lambda s: "Randomized response" in s.get("titles", ()) and "selected_index" in s)
+            await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index("Randomized response"))
+            await visitor.wait_for(lambda: visitor.find(
+                lambda s: "explorer-rr-epsilon" in s.get("_dom_classes", ())) is not None, "the ε slider")
+            return visitor.kernel_id
+        finally:
+            await visitor.leave()
+
+    kernel_id = asyncio.run(visit())
+    text = log.read_text()
+    assert f"Using pre-heated kernel: {kernel_id}" in text        # served from the pool, not a new kernel
+    assert "timed out" not in text and "Timeout" not in text

@@ -1,0 +1,122 @@
+"""Two demo servers behind the shipped cluster site (deploy/nginx/privacy-explorer-cluster.conf) on loopback:
+new pages spread over both servers, and every visitor's websocket and shutdown reach the server that holds
+its kernel (routed by the kernel id's ``--server-id`` prefix).  The visitors are protocol-level
+(:mod:`explorer.demo.visitor`): HTTP and the widget protocol through nginx, no browser."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
+from tests.e2e.conftest import demo_server_process, free_port, served
+from tests.e2e.test_demo_nginx_e2e import NGINX
+from tests.extras import missing
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "deploy" / "nginx" / "privacy-explorer-cluster.conf"
+
+
+def cluster_site(ports: dict[str, int], proxy_port: int) -> str:
+    """The shipped cluster site with its addresses moved to free loopback ports."""
+    text = SITE.read_text()
+    text, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{proxy_port};", text)
+    text, first = re.subn(r"127\.0\.0\.1:8866;", f"127.0.0.1:{ports['s1']};", text)
+    text, second = re.subn(r"127\.0\.0\.1:8867;", f"127.0.0.1:{ports['s2']};", text)
+    assert (listens, first, second) == (1, 2, 2), "the cluster site's listen/server lines changed: update this test"
+    return text
+
+
+def status(url: str) -> dict:
+    with urllib.request.urlopen(url + "class.json", timeout=30) as response:
+        return json.load(response)
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+        time.sleep(0.5)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    if not Path(NGINX).exists():
+        missing(f"nginx is needed for this test (none at {NGINX}): apt-get install -y nginx")
+    folder = tmp_path_factory.mktemp("cluster")
+    temp = {name: folder / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    for path in temp.values():
+        path.mkdir()
+    (folder / "nginx.conf").write_text(
+        "worker_processes 1;\n"
+        f"pid {folder / 'nginx.pid'};\n"
+        "error_log stderr warn;\n"
+        "events { worker_connections 256; }\n"
+        "http {\n"
+        "  access_log off;\n"
+        f"  client_body_temp_path {temp['body']}; proxy_temp_path {temp['proxy']};\n"
+        f"  fastcgi_temp_path {temp['fastcgi']}; uwsgi_temp_path {temp['uwsgi']}; scgi_temp_path {temp['scgi']};\n"
+        f"  include {folder / 'site.conf'};\n"
+        "}\n")
+    with contextlib.ExitStack() as stack:
+        servers = {}
+        for name in ("s1", "s2"):
+            (folder / name).mkdir()
+            url, _, log = stack.enter_context(demo_server_process(folder / name, "--max-kernels", "3", "--pool", "1",
+                                                                  "--server-id", name))
+            servers[name] = (url, log)
+        for name, (url, _) in servers.items():
+            wait_until(lambda u=url: status(u)["ready"] >= 1, 240, f"the pool of {name}")
+        proxy_port = free_port()
+        ports = {name: int(url.rstrip("/").rsplit(":", 1)[1]) for name, (url, _) in servers.items()}
+        (folder / "site.conf").write_text(cluster_site(ports, proxy_port))
+        proxy = f"http://127.0.0.1:{proxy_port}/"
+        stack.enter_context(served([NGINX, "-e", "stderr", "-p", str(folder), "-c", str(folder / "nginx.conf"),
+                                    "-g", "daemon off;"], folder / "nginx.log", proxy + "voila/static/favicon.ico",
+                                   "nginx", timeout=30))
+        yield proxy, servers
+
+
+def test_two_servers_behind_nginx_each_visitor_reaches_its_own_kernel(cluster):
+    proxy, servers = cluster
+
+    async def scenario():
+        crowd = [ProtocolVisitor(proxy, timeout=120) for _ in range(4)]
+        try:
+            for visitor in crowd:                 # one after the other: least_conn alternates the servers
+                assert await visitor.open_page(), visitor.status
+                await visitor.connect()           # the websocket, through nginx, routed by the kernel id
+                await visitor.wait_for(lambda v=visitor: v.shows(LANDING_TEXT), "the landing view")
+            ids = [visitor.kernel_id for visitor in crowd]
+            live = {name: status(url)["visitors"] for name, (url, _) in servers.items()}
+            for visitor in crowd:                 # every websocket works: a control moved, the kernel answers
+                tabs = visitor.find(lambda s: "Randomized response" in s.get("titles", ()) and "selected_index" in s)
+                await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index("Randomized response"))
+                await visitor.wait_for(lambda v=visitor: v.find(
+                    lambda s: "explorer-rr-epsilon" in s.get("_dom_classes", ())) is not None, "the ε slider")
+                slider = visitor.find(lambda s: "explorer-rr-epsilon" in s.get("_dom_classes", ()))
+                state = visitor.states[slider]
+                await visitor.update(slider, value=min(state["max"], state["value"] + state["step"]))
+            return ids, live
+        finally:
+            for visitor in crowd:
+                await visitor.leave()             # the shutdown request, through nginx, to the kernel's server
+
+    ids, live = asyncio.run(scenario())
+    prefixes = [kernel_id.split("_", 1)[0] for kernel_id in ids]
+    assert set(prefixes) == {"s1", "s2"}, ids                 # both servers served pages
+    assert live == {name: prefixes.count(name) for name in servers}, (live, ids)   # each kernel on the server it names
+    for name, (url, log) in servers.items():
+        wait_until(lambda u=url: status(u)["visitors"] == 0, 60, f"the kernels of {name} to stop")
+        text = log.read_text()
+        for kernel_id in ids:
+            if kernel_id.startswith(name + "_"):
+                assert f"Kernel {kernel_id} shut down at its page's request" in text
