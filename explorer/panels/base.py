@@ -617,11 +617,18 @@ class Panel:
         inputs = "; ".join(f"{name} = {value}" if len(name) <= 3 else f"{name}: {value}"
                            for name, value in self.caption_inputs().items())
         text = f"{view.title}. {inputs}." if inputs else f"{view.title}."
-        if self.paper:
-            from explorer.references import cite
-
-            text += f" Source: {cite(self.paper)}."
+        source = self.source()
+        if source:
+            text += f" Source: {source}."
         return text + " Made with the explorer."
+
+    def source(self) -> str | None:
+        """What a figure's caption cites: :attr:`paper` by authors and year (a panel on other sources overrides it)."""
+        if not self.paper:
+            return None
+        from explorer.references import cite
+
+        return cite(self.paper)
 
     def code(self) -> str:
         """The Python snippet (public API: :mod:`explorer.core`, :mod:`explorer.plotting`) that reproduces the view."""

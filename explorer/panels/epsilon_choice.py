@@ -56,6 +56,7 @@ class ChoiceSection:
             layout=widgets.Layout(width="210px")))
         self.period = panel.control("period", widgets.Dropdown(options=list(PERIODS), value="per day",
                                                                layout=widgets.Layout(width="110px")))
+        self.period._explorer_name = "period of the reports per person"     # no visible label: it reads on
         self.use = widgets.Button(description="use ε from the band", icon="check", disabled=True,
                                   layout=widgets.Layout(width="auto"))
         self.lines = widgets.HTML(layout=widgets.Layout(width="100%"))
@@ -213,7 +214,10 @@ class ChoiceSection:
         table = self.table(key)
         if key == "choice":
             if len(table) == 1:
-                return "The ε axis with no requirement asked: every ε is allowed."
+                current = (f"; the current ε, {self.artists.epsilon:g}, is dotted"
+                           if self.artists.epsilon is not None else "")
+                return (f"The ε axis from 0 to {EPSILON_MAX:g} with no requirement asked: every ε is "
+                        f"allowed{current}.")
             parts = []
             for name, row in table.iloc[:-1].iterrows():
                 if not row["can be met"]:

@@ -102,6 +102,11 @@ class ReleasesPanel(Panel):
             widget.add_class(name)
 
     # ------------------------------------------------------------------ compute and draw
+    def source(self) -> str | None:
+        """The publication the chosen release was taken from (its figure's caption cites it)."""
+        reading = getattr(self, "reading", None)
+        return None if reading is None else str(reading.release["source"])
+
     def _attribute(self) -> dict[str, Any]:
         if self._attribute_source is None:
             return {}

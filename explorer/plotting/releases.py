@@ -62,7 +62,7 @@ class ReleaseArtists:
             self.composed.set_label("_hidden")
             self.composed.set_visible(False)
         self.ax.set_title(title, fontsize=10)
-        self.ax.legend(loc="lower right", fontsize=8, frameon=False)
+        self.ax.legend(loc="lower right", fontsize=9, frameon=False)
 
 
 def plot_release_beliefs(ax: Axes, curves: dict[str, np.ndarray], one_label: str, composed_label: str | None = None,

@@ -16,7 +16,6 @@ from explorer.app import FIGURE_TEXT_POINTS
 from explorer.panels import slides
 from explorer.panels.base import Panel
 from explorer.panels.registry import REGISTRY
-from explorer.references import cite
 
 pytestmark = pytest.mark.slow         # builds every panel and draws each figure three times at a slide's size
 
@@ -49,7 +48,7 @@ def test_every_figure_of_every_panel_exports_for_slides_in_three_formats(panels)
             caption = panel.figure_caption(index)
             assert view.title in caption and "Made with the explorer" in caption
             if key != "lessons":
-                assert f"Source: {cite(panel.paper)}" in caption, key
+                assert f"Source: {panel.source()}" in caption, key
             for fmt in slides.MIME:
                 data = panel.export_figure(index, fmt)
                 assert data.startswith(MAGIC[fmt]), (key, view.key, fmt)
@@ -103,7 +102,9 @@ def test_a_download_row_sits_under_each_canvas_and_gives_the_file(panels):
     for key, panel in panels.items():
         if key == "lessons":
             continue
-        canvases = {id(view.canvas) for view in panel.figures()}
+        # a panel's own canvases, and those of panels it embeds (the ε view embeds the releases reader)
+        embedded = [value for value in vars(panel).values() if isinstance(value, Panel)]
+        canvases = {id(view.canvas) for part in (panel, *embedded) for view in part.figures()}
         assert len(_rows(panel.widget)) == len(canvases), key
     panel = panels["randomized_response"]
     [row, estimates_row] = sorted(_rows(panel.widget), key=lambda r: -len(r.children))
@@ -117,7 +118,8 @@ def test_a_download_row_sits_under_each_canvas_and_gives_the_file(panels):
     assert base64.b64decode(payload).startswith(b"<?xml")
     # the figure's canvas is in the row's box, with the row just under it
     box = next(b for b in _boxes(panel.widget) if panel.canvas in b.children)
-    assert box.children[0] is panel.canvas and box.children[1] is row
+    # (between them the figure's words and its data-table toggle: explorer.panels.access)
+    assert box.children[0] is panel.canvas and box.children[-1] is row
 
 
 def _boxes(widget):
