@@ -37,18 +37,17 @@ import asyncio
 import html
 import itertools
 import logging
-import math
 import re
 import weakref
 from numbers import Integral, Real
 from typing import Any, Callable
 
 import ipywidgets as widgets
-import numpy as np
 import pandas as pd
 import traitlets
 
 from explorer.panels._canvas import KernelOwnedState
+from explorer.panels._format import format_value
 
 try:
     import anywidget
@@ -284,20 +283,10 @@ _GROUPS = (widgets.RadioButtons, widgets.ToggleButtons)
 
 # ====================================================================== data tables
 def _cell(value: Any) -> str:
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, Integral):
-        return f"{int(value):,}"
-    if isinstance(value, Real):
-        x = float(value)
-        if math.isnan(x):
-            return "–"
-        if math.isinf(x):
-            return "∞" if x > 0 else "−∞"
-        return f"{x:.4g}" if abs(x) < 1e6 else f"{x:,.0f}"
+    """A table cell in words: the panels' own number format (:func:`~explorer.panels._format.format_value`)."""
     if isinstance(value, tuple):
         return " / ".join(_cell(v) for v in value)
-    return str(value)
+    return format_value(value)
 
 
 def accessible_table(frame: pd.DataFrame, caption: str) -> str:

@@ -617,12 +617,12 @@ class Panel:
         inputs = "; ".join(f"{name} = {value}" if len(name) <= 3 else f"{name}: {value}"
                            for name, value in self.caption_inputs().items())
         text = f"{view.title}. {inputs}." if inputs else f"{view.title}."
-        source = self.source()
+        source = self.caption_source()
         if source:
             text += f" Source: {source}."
         return text + " Made with the explorer."
 
-    def source(self) -> str | None:
+    def caption_source(self) -> str | None:
         """What a figure's caption cites: :attr:`paper` by authors and year (a panel on other sources overrides it)."""
         if not self.paper:
             return None

@@ -196,8 +196,16 @@ class _Ranged:
     #: may set only the value, and a value out of range is refused in words there too
     _explorer_guardable = True
 
-    def _init_ranged(self, status: StatusLine | None) -> None:
+    def __init__(self, *, status: StatusLine | None = None, **kwargs: Any) -> None:
         self._status = status
+        bounds = {key: kwargs.pop(key) for key in ("min", "max") if key in kwargs}
+        super().__init__(**bounds)                 # the range first: the value is checked against it
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    @traitlets.validate("value")
+    def _valid_value(self, proposal: Any) -> Any:
+        return self._refuse(proposal)
 
     def _refuse(self, proposal: Any) -> Any:
         value = proposal["value"]
@@ -227,34 +235,12 @@ class RangedIntText(_Ranged, widgets.IntText):
     min = traitlets.Int(0)
     max = traitlets.Int(100)
 
-    def __init__(self, *, status: StatusLine | None = None, **kwargs: Any) -> None:
-        self._init_ranged(status)
-        bounds = {key: kwargs.pop(key) for key in ("min", "max") if key in kwargs}
-        super().__init__(**bounds)
-        for key, value in kwargs.items():
-            setattr(self, key, value)
-
-    @traitlets.validate("value")
-    def _valid_value(self, proposal: Any) -> Any:
-        return self._refuse(proposal)
-
 
 class RangedFloatText(_Ranged, widgets.FloatText):
     """A decimal box with a range the kernel checks (:class:`_Ranged`), in place of ``BoundedFloatText``."""
 
     min = traitlets.Float(0.0)
     max = traitlets.Float(100.0)
-
-    def __init__(self, *, status: StatusLine | None = None, **kwargs: Any) -> None:
-        self._init_ranged(status)
-        bounds = {key: kwargs.pop(key) for key in ("min", "max") if key in kwargs}
-        super().__init__(**bounds)
-        for key, value in kwargs.items():
-            setattr(self, key, value)
-
-    @traitlets.validate("value")
-    def _valid_value(self, proposal: Any) -> Any:
-        return self._refuse(proposal)
 
 
 def epsilon_words(epsilon: float) -> str:

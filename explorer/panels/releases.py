@@ -102,7 +102,7 @@ class ReleasesPanel(Panel):
             widget.add_class(name)
 
     # ------------------------------------------------------------------ compute and draw
-    def source(self) -> str | None:
+    def caption_source(self) -> str | None:
         """The publication the chosen release was taken from (its figure's caption cites it)."""
         reading = getattr(self, "reading", None)
         return None if reading is None else str(reading.release["source"])

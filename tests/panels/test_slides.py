@@ -48,7 +48,7 @@ def test_every_figure_of_every_panel_exports_for_slides_in_three_formats(panels)
             caption = panel.figure_caption(index)
             assert view.title in caption and "Made with the explorer" in caption
             if key != "lessons":
-                assert f"Source: {panel.source()}" in caption, key
+                assert f"Source: {panel.caption_source()}" in caption, key
             for fmt in slides.MIME:
                 data = panel.export_figure(index, fmt)
                 assert data.startswith(MAGIC[fmt]), (key, view.key, fmt)
