@@ -14,12 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
+from explorer.plotting.style import BLUE, GREY, RED
 
 __all__ = ["ReleaseArtists", "plot_release_beliefs"]
 
-ONE_COLOR = "#c44e52"
-COMPOSED_COLOR = "#4c72b0"
-DIAGONAL_COLOR = "#9aa5b1"
+ONE_COLOR = RED
+COMPOSED_COLOR = BLUE
+DIAGONAL_COLOR = GREY
 
 
 @dataclass

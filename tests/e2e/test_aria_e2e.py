@@ -155,7 +155,7 @@ def test_every_tab_s_figures_speak_and_follow_a_control_with_the_core_s_numbers(
     analysis = permutation_analysis(X, pd.DataFrame(Y, columns=columns), n_random=10000, ties="average",
                                     rng=seed_streams(1)["analysis"])
     shift = analysis.displacement[:, 0]
-    assert f"from {shift.min():.0f} to {shift.max():.0f} positions" in text, text
+    assert f"from {shift.min():.0f} to {shift.max():.0f} ranks" in text, text
     assert f"rho = {analysis.spearman[0]:.3f}" in text
 
     # ---- Dominance: θ₂ of the calibration one step up
