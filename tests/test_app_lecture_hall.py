@@ -87,15 +87,16 @@ def test_a_refused_configuration_link_says_why_and_keeps_the_defaults():
 
 
 def test_a_preheated_kernel_says_what_the_visitor_s_link_did(monkeypatch):
-    """privacy-explorer --demo runs the notebook before the visitor arrives: the link is applied then, and said."""
-    import voila.utils
+    """privacy-explorer --demo runs the notebook before the visitor arrives: the link is applied at hand-over, and said."""
+    from explorer.demo import kernel
 
-    from explorer.demo.kernel import apply_preheated_query
-
+    monkeypatch.setattr(kernel, "_PREHEATED_APP", None)    # restored after the test
+    monkeypatch.delenv("QUERY_STRING", raising=False)      # apply_visitor_query sets it; restored after the test
     app = build_app(query_string="")
     monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setattr(voila.utils, "get_query_string", lambda *args, **kwargs: _query(
-        {"dataset": "UCI Adult", "epsilon": 3.0, "open_tab": "Data"}))
-    apply_preheated_query(app)
+    kernel.apply_preheated_query(app)                      # the cell ends at once: no visitor, no link yet
+    assert "Configuration loaded" not in app.notice.value
+    # the server hands the kernel over with the visitor's query string
+    assert kernel.apply_visitor_query(_query({"dataset": "UCI Adult", "epsilon": 3.0, "open_tab": "Data"}))
     assert "Configuration loaded: data set UCI Adult; ε = 3" in app.notice.value
     assert app.titles[app.tabs.selected_index] == "Data"

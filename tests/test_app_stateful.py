@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from explorer.app import build_app
-from explorer.errors import ExplorerError
+from explorer.errors import ConfigurationError, ExplorerError
 
 pytestmark = pytest.mark.slow          # a stateful run of the whole app: more than a few seconds
 
@@ -128,7 +128,16 @@ class AppMachine(RuleBasedStateMachine):
         config = self.app.export_config()
         config.update(dataset=name, roles={}, quasi_identifiers=[], sensitive=[])
         config["tabs"]["t-closeness"] = {**config["tabs"].get("t-closeness", {}), "k": k}
-        self.app.load_config(json.dumps(config))
+        before = self.app.export_config()
+        try:
+            self.app.load_config(json.dumps(config))
+        except ConfigurationError as error:
+            # the Permutation tab's "paper" method (a paper's printed masked version) exists only on a paper's
+            # example: on another data set the configuration is refused as a whole, naming the tab and the value
+            assert config["tabs"].get("Permutation", {}).get("method") == "paper", error
+            assert "Permutation" in str(error) and "'paper'" in str(error)
+            assert self.app.export_config() == before           # a refused configuration changes nothing
+            return
         assert self.app.state.dataset_name == name
         assert self.app.panels["t-closeness"]._k_wanted == k
         assert self.app.panels["Data"].dataset.value == name

@@ -805,36 +805,45 @@ class PermutationPanel(Panel):
                  "from explorer.plotting.permutation import (plot_distance_distributions, plot_rank_displacement,",
                  "                                           plot_subject, plot_values)",
                  "",
-                 load,
-                 f"columns = {list(inputs['columns'])!r}"]
+                 "",
+                 "def permutation_tab():",
+                 '    """The tab\'s analysis (its data, masking, seeds and tie policy) and its subject\'s check."""',
+                 *("    " + line for line in load.splitlines()),
+                 f"    columns = {list(inputs['columns'])!r}"]
         if inputs["method"] == PAPER_METHOD:
-            lines += ["printed = dataset_info(frame).masked_frame(frame)   # the masked version printed in the paper",
-                      "X = frame[list(printed.columns)].astype(float)[columns]",
-                      "Y = printed.astype(float)[columns]"]
+            lines += ["    printed = dataset_info(frame).masked_frame(frame)   # the masked version printed in the paper",
+                      "    X = frame[list(printed.columns)].astype(float)[columns]",
+                      "    Y = printed.astype(float)[columns]"]
         else:
-            lines += [f"X = numeric_attributes(frame, max_records={inputs['max_records']}, "
+            lines += [f"    X = numeric_attributes(frame, max_records={inputs['max_records']}, "
                       f"rng=seed_streams({inputs['data_seed']})[\"data\"]).X[columns]",
-                      f"Y = pd.DataFrame(mask(X.to_numpy(dtype=float), MASKING_METHODS[{inputs['method']!r}], "
+                      f"    Y = pd.DataFrame(mask(X.to_numpy(dtype=float), MASKING_METHODS[{inputs['method']!r}], "
                       f"{inputs['parameter']!r}, rng=seed_streams({inputs['seed']})[\"mask\"]), columns=columns)"]
-        lines += [f"analysis = permutation_analysis(X, Y, n_random={inputs['n_random']!r}, ties={inputs['ties']!r}, "
+        lines += [f"    analysis = permutation_analysis(X, Y, n_random={inputs['n_random']!r}, ties={inputs['ties']!r}, "
                   f"rng=seed_streams({inputs['seed']})[\"analysis\"])",
-                  f"subject = analysis.privacy.record_check({i}, {self.subject.d!r}, "
+                  f"    subject = analysis.privacy.record_check({i}, {self.subject.d!r}, "
                   f"{[float(x) for x in self.subject.v]!r})   # record {i + 1}",
-                  "print(analysis.linkage.summary())",
-                  "print(analysis.verification.verdict())",
+                  "    ver = analysis.verification",
+                  "    print(analysis.linkage.summary())",
+                  "    print(ver.verdict())",
                   "",
-                  "figure = Figure(figsize=(10, 7.5), layout=\"constrained\")",
-                  "(values, displacement), (distances, subject_view) = figure.subplots(2, 2)",
-                  f"j = {j}   # attribute {a.columns[j]}",
-                  "plot_values(values, analysis.X[:, j], analysis.Y[:, j], analysis.Z[:, j], analysis.columns[j])",
-                  "rho = analysis.spearman[j] if np.isfinite(analysis.spearman[j]) else 1.0   # a constant attribute",
-                  "plot_rank_displacement(displacement, analysis.displacement[:, j], rho, analysis.extent[j], "
+                  "    figure = Figure(figsize=(10, 7.5), layout=\"constrained\")",
+                  "    (values, displacement), (distances, subject_view) = figure.subplots(2, 2)",
+                  f"    j = {j}   # attribute {a.columns[j]}",
+                  "    plot_values(values, analysis.X[:, j], analysis.Y[:, j], analysis.Z[:, j], analysis.columns[j])",
+                  "    rho = analysis.spearman[j] if np.isfinite(analysis.spearman[j]) else 1.0   # a constant attribute",
+                  "    plot_rank_displacement(displacement, analysis.displacement[:, j], rho, analysis.extent[j], "
                   "analysis.columns[j])",
-                  "ver = analysis.verification",
-                  "plot_distance_distributions(distances, ver.bins, ver.original_frequency, ver.random_frequency, "
-                  f"ver.hellinger, {DISTANCE_TITLE!r})",
-                  f"pair = {pair!r}",
-                  "plot_subject(subject_view, analysis.privacy.distances.anonymized_ranks, subject.nearest_rank, "
+                  "    bars = plot_distance_distributions(distances, ver.bins, ver.original_frequency, "
+                  f"ver.random_frequency, ver.hellinger, {DISTANCE_TITLE!r})",
+                  f"    pair = {pair!r}",
+                  "    plot_subject(subject_view, analysis.privacy.distances.anonymized_ranks, subject.nearest_rank, "
                   "subject.matches, subject.distance, pair, (analysis.columns[pair[0]], analysis.columns[pair[1]]))",
+                  "    # the bars drawn (many distances: each bar sums a group of consecutive distances)",
+                  "    heights = {\"original\": bars.original.get_data().values, \"random\": bars.random.get_data().values}",
+                  "    return figure, heights, subject, ver, analysis",
+                  "",
+                  "",
+                  "figure, heights, subject, ver, analysis = permutation_tab()   # what is drawn first, then the rest",
                   "figure.savefig(\"permutation.png\")"]
         return "\n".join(lines) + "\n"

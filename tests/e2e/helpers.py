@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 from pathlib import Path
 
 
@@ -24,3 +26,13 @@ def requests_elsewhere(urls, origin: str) -> list[str]:
     """The requested ``urls`` that went to another host than ``origin`` (``data:`` and ``blob:`` are the page's own)."""
     own = origin.rstrip("/") + "/"
     return [url for url in urls if not url.startswith((own, "data:", "blob:"))]
+
+
+def run_async(coro_fn, *args, timeout: float | None = None):
+    """``asyncio.run(coro_fn(*args))`` in a thread of its own, and its result.
+
+    A browser test run earlier in the same process (Playwright's sync API) may keep an event loop
+    running in this thread, where ``asyncio.run`` refuses to start.
+    """
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(coro_fn(*args))).result(timeout=timeout)

@@ -5,7 +5,6 @@ serves a working page, with the visitor's ``?config=`` applied.  Protocol-level 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 import urllib.request
@@ -14,6 +13,7 @@ import pytest
 
 from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
 from tests.e2e.conftest import demo_server_process
+from tests.e2e.helpers import run_async
 
 #: The cell time limit of the server under test: short, so that its pool kernels outlive it.
 TIMEOUT = 30
@@ -77,7 +77,7 @@ def test_a_pool_kernel_older_than_the_cell_time_limit_serves_a_working_page(clas
         finally:
             await visitor.leave()
 
-    kernel_id = asyncio.run(visit())
+    kernel_id = run_async(visit)
     text = log.read_text()
     assert f"Using pre-heated kernel: {kernel_id}" in text        # served from the pool, not a new kernel
     assert "timed out" not in text and "Timeout" not in text

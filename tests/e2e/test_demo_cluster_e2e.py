@@ -5,7 +5,6 @@ its kernel (routed by the kernel id's ``--server-id`` prefix).  The visitors are
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import re
@@ -17,6 +16,7 @@ import pytest
 
 from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
 from tests.e2e.conftest import demo_server_process, free_port, served
+from tests.e2e.helpers import run_async
 from tests.e2e.test_demo_nginx_e2e import NGINX
 from tests.extras import missing
 
@@ -110,7 +110,7 @@ def test_two_servers_behind_nginx_each_visitor_reaches_its_own_kernel(cluster):
             for visitor in crowd:
                 await visitor.leave()             # the shutdown request, through nginx, to the kernel's server
 
-    ids, live = asyncio.run(scenario())
+    ids, live = run_async(scenario)
     prefixes = [kernel_id.split("_", 1)[0] for kernel_id in ids]
     assert set(prefixes) == {"s1", "s2"}, ids                 # both servers served pages
     assert live == {name: prefixes.count(name) for name in servers}, (live, ids)   # each kernel on the server it names

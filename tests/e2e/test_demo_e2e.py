@@ -11,7 +11,6 @@ app, moves ε and leaves like a page does.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import re
 import subprocess
@@ -26,7 +25,7 @@ from playwright.sync_api import expect
 
 from explorer.demo import kernels as demo_kernels
 from explorer.demo.visitor import ProtocolVisitor, frame, interact, scripted_visit
-from tests.e2e.helpers import open_tab, requests_elsewhere, save_screenshot
+from tests.e2e.helpers import open_tab, requests_elsewhere, run_async, save_screenshot
 
 V1 = "v1.kernel.websocket.jupyter.org"
 MALFORMED_FRAME = (1 << 40).to_bytes(8, "little") + bytes(8)
@@ -191,8 +190,7 @@ def test_malformed_frame_closes_its_connection_and_forged_updates_send_no_traceb
         return closed, status, comm_ids, answers
 
     try:
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
-            closed, status, comm_ids, answers = pool.submit(asyncio.run, scenario()).result(timeout=120)
+        closed, status, comm_ids, answers = run_async(scenario, timeout=120)  # Playwright's loop runs in this thread
     finally:
         left = close_and_wait(page, server)
         context.close()
@@ -231,8 +229,7 @@ def test_a_protocol_level_visitor_sees_the_app_moves_epsilon_and_its_kernel_stop
         await visitor.leave()
         return epsilon, kernels, refused
 
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:   # a loop of its own, as Playwright's may run here
-        epsilon, kernels, refused = pool.submit(asyncio.run, scenario()).result(timeout=300)
+    epsilon, kernels, refused = run_async(scenario, timeout=300)  # a loop of its own, as Playwright's may run here
     assert epsilon == pytest.approx(1.15)
     assert kernels == 1
     assert refused["outcome"] == "full" and refused["retry_after"].isdigit()
