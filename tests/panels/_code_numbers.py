@@ -64,7 +64,7 @@ class Numbers:
         from matplotlib.collections import Collection
         from matplotlib.image import AxesImage
         from matplotlib.lines import Line2D
-        from matplotlib.patches import Rectangle
+        from matplotlib.patches import Rectangle, StepPatch
 
         for artist in figure.findobj():
             if isinstance(artist, Line2D):
@@ -72,6 +72,8 @@ class Numbers:
             elif isinstance(artist, Rectangle):
                 x, width = artist.get_x(), artist.get_width()
                 self.add([artist.get_height(), width, artist.get_y(), x, x + width / 2])
+            elif isinstance(artist, StepPatch):     # a histogram drawn with stairs: its heights
+                self.add(artist.get_data().values)
             elif isinstance(artist, AxesImage):
                 self.add(artist.get_array())
             elif isinstance(artist, Collection):
@@ -90,7 +92,9 @@ def main() -> None:
     namespace: dict[str, Any] = {}
     exec(compile(sys.stdin.read(), "<code()>", "exec"), namespace)
     found = Numbers()
-    for name, value in list(namespace.items()):
+    # what was drawn first (figures), then the variables: the cap on how many numbers are kept never hides a figure
+    items = sorted(namespace.items(), key=lambda item: not _is_figure(item[1]))
+    for name, value in items:
         if name.startswith("__") or type(value).__name__ == "module":
             continue
         if callable(value) and not hasattr(value, "__dataclass_fields__"):
