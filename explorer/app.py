@@ -103,6 +103,8 @@ NARROW_CSS = """<style>
 .explorer-config-loaded { border-left: 4px solid #2e7d32; background: #f1f8f1; padding: 4px 12px; margin: 4px 0; }
 .explorer-config-refused { border-left: 4px solid #b00020; background: #fdf0f0; padding: 4px 12px; margin: 4px 0; }
 .explorer-app .explorer-slide-row, .explorer-app .explorer-app-tools { flex-wrap: wrap; }
+.explorer-app .explorer-config-notice { margin-left: 0; margin-right: 0; max-width: 100%; min-width: 0; box-sizing: border-box; }
+.explorer-app .widget-vbox > .widget-inline-hbox[style*="width: 100%"] { margin-left: 0; margin-right: 0; max-width: 100%; min-width: 0; }
 .explorer-app .widget-hbox { flex-wrap: wrap; }
 .explorer-app .widget-hbox > .widget-hbox, .explorer-app .widget-hbox > .widget-vbox { max-width: 100%; min-width: 0; }
 @media (max-width: 700px) {
