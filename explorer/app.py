@@ -119,6 +119,8 @@ NARROW_CSS = """<style>
   .explorer-app .widget-select, .explorer-app .widget-textarea, .explorer-app .widget-button,
   .explorer-app .widget-html, .explorer-app .widget-select-multiple { max-width: 100% !important; min-width: 0 !important; }
   .explorer-app .widget-html-content { max-width: 100%; overflow-wrap: anywhere; }
+  /* a control shrunk to its column's width keeps no side margin: ipywidgets' 2px would scroll the column */
+  .explorer-app .widget-vbox > .jupyter-widgets:not(.widget-box) { margin-left: 0 !important; margin-right: 0 !important; }
   .explorer-app .widget-tab-contents { padding: 4px; }
 }
 </style>"""

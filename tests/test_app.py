@@ -289,3 +289,20 @@ def test_a_page_address_with_an_old_name_and_a_tab_source_loads_under_the_one_na
     assert perm.analysis.X.shape == (5, 3) and perm.method.value == "paper" and perm.seed.value == 2
     assert "source" not in app.export_config()["tabs"].get("Permutation", {})
     assert all(name not in app.panels["Data"].dataset.options for name in ("004", "002", "ruiz"))
+
+
+def test_a_configuration_whose_multi_attribute_rr_attributes_are_not_in_its_data_set_is_refused_whole():
+    """Found by the stateful test: the multi-attribute RR tab's attributes of one data set, under another data set
+    that has no categorical attribute, refuse the configuration as a whole, in words naming the tab and the value."""
+    app = _app("Data", "Multi-attribute RR")
+    app.panels["Data"].dataset.value = "Domingo-Ferrer and Muralidhar (2016) example"
+    app.state.set_roles({"X2": "ordinal", "X3": "categorical"})
+    assert app.panels["Multi-attribute RR"].attributes.value == ("X2", "X3")
+    config = app.export_config()
+    config.update(dataset="Ruiz (2018) example", roles={}, quasi_identifiers=[], sensitive=[])
+    before = app.export_config()
+    with pytest.raises(ConfigurationError) as refused:
+        app.load_config(json.dumps(config))
+    assert "Multi-attribute RR" in str(refused.value) and "'X2'" in str(refused.value)
+    assert "no categorical attribute" in str(refused.value) or "nothing to choose from" in str(refused.value)
+    assert app.export_config() == before

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 
 import matplotlib
@@ -35,6 +36,11 @@ EPSILONS = st.one_of(st.floats(min_value=0.0, max_value=10.0, allow_nan=False),
                      st.sampled_from(["2.5", "abc", "x" * 500, "", None, [1.0]]))
 EPSILON_TABS = ("t-closeness", "Multi-attribute RR", "Randomized response")
 _APP = None
+
+
+def _columns_of(name: str) -> list[str]:
+    from explorer.core import datasets
+    return [str(column) for column in datasets.load_builtin(name).columns]
 
 
 def live_widgets() -> int:
@@ -132,10 +138,17 @@ class AppMachine(RuleBasedStateMachine):
         try:
             self.app.load_config(json.dumps(config))
         except ConfigurationError as error:
-            # the Permutation tab's "paper" method (a paper's printed masked version) exists only on a paper's
-            # example: on another data set the configuration is refused as a whole, naming the tab and the value
-            assert config["tabs"].get("Permutation", {}).get("method") == "paper", error
-            assert "Permutation" in str(error) and "'paper'" in str(error)
+            # refused as a whole, naming the tab and the value, when a tab's settings belong to the old data set:
+            # a column the new data set lacks (the Permutation tab's attribute, the multi-attribute RR tab's
+            # attributes) or the Permutation tab's "paper" method (a paper's printed masked version, only on a
+            # paper's example)
+            text = str(error)
+            found = re.fullmatch(r"the (.+) tab's settings were refused: .*, got '(.+)'", text)
+            assert found and found.group(1) in config["tabs"], text
+            old_columns = set(before["roles"])
+            assert found.group(2) in old_columns or (found.group(1), found.group(2)) == ("Permutation", "paper"), text
+            new_columns = set(_columns_of(name))
+            assert found.group(2) not in new_columns or found.group(2) == "paper", text
             assert self.app.export_config() == before           # a refused configuration changes nothing
             return
         assert self.app.state.dataset_name == name

@@ -236,6 +236,8 @@ def check_control_value(key: str, widget: widgets.Widget, value: Any) -> Any:
         allowed = _choices(widget)
         chosen = tuple(_match(item, allowed) for item in value)
         for item, choice in zip(value, chosen):
+            if choice is _NO_MATCH and not allowed:
+                raise ConfigurationError(f"{key} has nothing to choose from here (no choices), got {shorten(item)}")
             if choice is _NO_MATCH:
                 raise ConfigurationError(f"{key} must list choices among {shorten(allowed, 200)}, got {shorten(item)}")
         return chosen

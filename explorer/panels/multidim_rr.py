@@ -359,6 +359,9 @@ class MultiDimRRPanel(Panel):
         if not isinstance(value, (list, tuple)):
             raise ConfigurationError(f"attributes must be a list of choices, got {shorten(value)}")
         for item in value:
+            if item not in columns and not columns:
+                raise ConfigurationError(f"attributes: the data set {name!r} has no categorical attribute, "
+                                         f"got {shorten(item)}")
             if item not in columns:
                 raise ConfigurationError(f"attributes must list choices among {shorten(columns, 200)}, "
                                          f"got {shorten(item)}")
