@@ -3,6 +3,7 @@
     python benchmarks/bench_demo_load.py [--burst 30] [--cap N] [--pool 2] [--soak VISITORS SECONDS [--rounds R] [--visitors protocol]]
                                          [--skip-single] [--out benchmarks/results/demo_load.txt]
     python benchmarks/bench_demo_load.py --visitors protocol --class 30 --burst 30 --burst 60 --skip-single --no-cpu-budget
+    python benchmarks/bench_demo_load.py --visitors protocol --class 30 --burst 30 --beside 2 --skip-single --no-cpu-budget
 
 Everything runs on 127.0.0.1: ``privacy-explorer --demo`` and headless Debian Chromium
 (Playwright, one browser, a context per visitor).  Prints, never asserts on time:
@@ -30,8 +31,9 @@ server is ``privacy-explorer --demo --class N`` and each burst starts once its s
 is ready.  Such a burst reports, besides the outcomes, where the CPU goes (server and kernels, by phase):
 filling the pool (kernel start and notebook execution, per kernel), each visitor's landing view from a
 ready kernel (the page and the widgets' state), opening Randomized response and moving ε once (the tab's
-build and its figures), and the refill after the visitors left; and the memory per ready kernel and per
-visitor.
+build and its figures), and the refill after the visitors left; the memory per ready kernel and per
+visitor; and the CPU the visitors themselves spent (this process shares the cores with the server).
+With ``--beside N`` the bursts run beside N CPU-bound processes on the same cores.
 
 The load average is printed with the figures.  The burst is bounded: a visitor waits at most
 ``--visitor-timeout`` seconds (default 240) for a page.
@@ -42,6 +44,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import os
 import random
 import statistics
@@ -403,9 +406,12 @@ async def protocol_burst(url: str, visitors: int, timeout: float, server: Server
         except Exception as error:
             result["interaction_error"] = f"{type(error).__name__}: {error}"[:160]
 
+    me = psutil.Process()
     before = _snapshot(server)
+    harness_before = sum(me.cpu_times()[:2])
     started = time.monotonic()
     results = await asyncio.gather(*(land(v) for v in crowd))
+    harness_landed = sum(me.cpu_times()[:2])
     wall = time.monotonic() - started
     landed = _snapshot(server)
     kernels_landed = server.kernels()
@@ -420,6 +426,7 @@ async def protocol_burst(url: str, visitors: int, timeout: float, server: Server
     at_landing = server.memory()
     await asyncio.gather(*(act(v, r) for v, r in zip(crowd, results)))
     acted = _snapshot(server)
+    harness_acted = sum(me.cpu_times()[:2])
     after_rr = server.memory()
     done.set()
     await watcher
@@ -434,7 +441,9 @@ async def protocol_burst(url: str, visitors: int, timeout: float, server: Server
     new_kernels = {pid: cpu for pid, cpu in after["kernels"].items() if pid not in acted["kernels"]}
     refill_server = after["server"] - acted["server"]
     return {"results": results, "wall": wall, "landing_cpu": _spent(before, landed),
-            "rr_cpu": _spent(landed, acted), "refill_cpu": (refill_server, sum(new_kernels.values())),
+            "rr_cpu": _spent(landed, acted), "harness_cpu": (harness_landed - harness_before,
+                                                             harness_acted - harness_landed),
+            "refill_cpu": (refill_server, sum(new_kernels.values())),
             "refilled_kernels": len(new_kernels), "refill_seconds": refilled,
             "left_at": left, "rss": rss, "pss": pss, "peak": peak, "at_landing": at_landing, "after_rr": after_rr,
             "server_rss": server.server_rss(), "kernels": len(kernels_landed)}
@@ -462,6 +471,9 @@ def report_protocol_burst(label: str, data: dict, visitors: int, baseline: int) 
           f"= {(land_server + land_kernels) / n:.2f} s (page, websocket, widget state)")
     print(f"  CPU per visitor to open Randomized response and move ε once: server {rr_server / n:.2f} s + kernels "
           f"{rr_kernels / n:.2f} s = {(rr_server + rr_kernels) / n:.2f} s (tab build, figures, messages)")
+    harness_landing, harness_rr = data["harness_cpu"]
+    print(f"  CPU of the visitors themselves (this process, on the same cores): {harness_landing:.1f} s to the "
+          f"landing views, {harness_rr:.1f} s to Randomized response and ε")
     refill_server, refill_kernels = data["refill_cpu"]
     if data["refilled_kernels"]:
         print(f"  refill after they left: {data['refilled_kernels']} kernels in "
@@ -707,6 +719,18 @@ async def _visitors(url: str, arrivals: list[float], stays: list[float], client:
     return results, peak_kernels
 
 
+@contextlib.contextmanager
+def busy_loops(n: int):
+    """``n`` CPU-bound processes (a Python busy loop each) for the time of the ``with`` block."""
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(max(0, n))]
+    try:
+        yield loops
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--burst", type=int, action="append", default=None,
@@ -728,6 +752,9 @@ def main() -> None:
                         help="the soak's visitors: Chromium pages, or protocol-level visitors without a browser "
                              "(explorer.demo.visitor) so that the server is measured alone")
     parser.add_argument("--visitor-timeout", type=float, default=240)
+    parser.add_argument("--beside", type=int, default=0, metavar="N",
+                        help="run the protocol bursts beside N CPU-bound processes (busy loops) on the same cores, "
+                             "started once the class is ready")
     parser.add_argument("--out", default=None, help="also write the figures to this file")
     args = parser.parse_args()
     args.burst = [30] if args.burst is None else [b for b in args.burst if b > 0]
@@ -766,11 +793,13 @@ def main() -> None:
                 class_fill_report(server, args.class_size or args.pool, 900)
                 for visitors in args.burst:
                     server.wait_for_class(900)
-                    time.sleep(5)
-                    baseline = server.memory()
-                    data = asyncio.run(protocol_burst(server.url, visitors, args.visitor_timeout, server))
+                    with busy_loops(args.beside):
+                        time.sleep(5)
+                        baseline = server.memory()
+                        data = asyncio.run(protocol_burst(server.url, visitors, args.visitor_timeout, server))
+                    beside = f", beside {args.beside} CPU-bound processes" if args.beside else ""
                     report_protocol_burst(f"burst (kernel cap {cap}, " + (f"class of {args.class_size}" if args.class_size
-                                          else f"preheated pool {args.pool}") + ")", data, visitors, baseline)
+                                          else f"preheated pool {args.pool}") + f"{beside})", data, visitors, baseline)
             finally:
                 server.stop()
         elif args.burst:
