@@ -257,18 +257,37 @@ async def visit(browser, url: str, timeout: float, stay: float = 0.0, interact: 
     return outcome
 
 
+class PeakMemory:
+    """The server's and its kernels' memory at its highest, sampled every second between start() and stop()."""
+
+    def __init__(self, server: Server):
+        self.server = server
+        self.peak = 0
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while True:
+            self.peak = max(self.peak, self.server.memory())
+            await asyncio.sleep(1.0)
+
+    async def stop(self) -> int:
+        """Stop sampling (one last sample); the peak in bytes."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self.peak = max(self.peak, self.server.memory())
+        return self.peak
+
+
 async def burst(url: str, visitors: int, timeout: float, server: Server, hold: bool = True) -> dict:
     """``visitors`` visitors at once; they stay until all have an outcome, then close their tabs."""
     from playwright.async_api import async_playwright
 
-    peak = 0
-    done = asyncio.Event()
-
-    async def watch():
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, server.memory())
-            await asyncio.sleep(1.0)
+    watcher = PeakMemory(server)
 
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -296,7 +315,7 @@ async def burst(url: str, visitors: int, timeout: float, server: Server, hold: b
             except Exception as error:
                 results.append({"outcome": "blank", "seconds": None, "error": type(error).__name__})
 
-        watcher = asyncio.create_task(watch())
+        watcher.start()
         started = time.monotonic()
         await asyncio.gather(*(one(i) for i in range(visitors)))
         wall = time.monotonic() - started
@@ -314,8 +333,7 @@ async def burst(url: str, visitors: int, timeout: float, server: Server, hold: b
                 pass
         at_landing = server.memory()
         server_rss = server.server_rss()
-        done.set()
-        await watcher
+        peak = await watcher.stop()
         for context, page in contexts:
             try:
                 await page.close(run_before_unload=True)
@@ -352,19 +370,24 @@ def _spent(before: dict, after: dict) -> tuple[float, float]:
     return after["server"] - before["server"], kernels
 
 
+def kernel_memory(kernels: list) -> tuple[list[int], list[int]]:
+    """RSS and PSS (bytes) of each kernel process still alive."""
+    rss, pss = [], []
+    for kernel in kernels:
+        try:
+            info = kernel.memory_full_info()
+        except psutil.Error:
+            continue
+        rss.append(info.rss)
+        pss.append(info.pss)
+    return rss, pss
+
+
 async def open_rr_and_move(visitor) -> None:
     """Open Randomized response and move ε one step, as a visitor's page does."""
-    from explorer.demo.visitor import EPSILON_CLASS, VisitError
+    from explorer.demo.visitor import move_epsilon, open_randomized_response
 
-    tabs = visitor.find(lambda s: RR_TAB in s.get("titles", ()) and "selected_index" in s)
-    if tabs is None:
-        raise VisitError(f"no tab titled {RR_TAB!r}")
-    await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index(RR_TAB))
-    await visitor.wait_for(lambda: visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ())) is not None,
-                           "the ε slider of Randomized response")
-    slider = visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ()))
-    state = visitor.states[slider]
-    await visitor.update(slider, value=min(state["max"], state["value"] + state["step"]))
+    await move_epsilon(visitor, await open_randomized_response(visitor))
 
 
 async def protocol_burst(url: str, visitors: int, timeout: float, server: Server, refill_timeout: float = 600) -> dict:
@@ -372,16 +395,9 @@ async def protocol_burst(url: str, visitors: int, timeout: float, server: Server
     each opens Randomized response and moves ε once; then all leave and the pool refills.  CPU by phase."""
     from explorer.demo.visitor import ProtocolVisitor
 
-    peak = 0
-    done = asyncio.Event()
+    watcher = PeakMemory(server)
 
-    async def watch():
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, server.memory())
-            await asyncio.sleep(1.0)
-
-    watcher = asyncio.create_task(watch())
+    watcher.start()
     crowd = [ProtocolVisitor(url, timeout=timeout) for _ in range(visitors)]
 
     async def land(visitor) -> dict:
@@ -415,21 +431,13 @@ async def protocol_burst(url: str, visitors: int, timeout: float, server: Server
     wall = time.monotonic() - started
     landed = _snapshot(server)
     kernels_landed = server.kernels()
-    rss, pss = [], []
-    for kernel in kernels_landed:
-        try:
-            info = kernel.memory_full_info()
-            rss.append(info.rss)
-            pss.append(info.pss)
-        except psutil.Error:
-            pass
+    rss, pss = kernel_memory(kernels_landed)
     at_landing = server.memory()
     await asyncio.gather(*(act(v, r) for v, r in zip(crowd, results)))
     acted = _snapshot(server)
     harness_acted = sum(me.cpu_times()[:2])
     after_rr = server.memory()
-    done.set()
-    await watcher
+    peak = await watcher.stop()
     for visitor in crowd:
         try:
             await visitor.leave()
@@ -497,14 +505,7 @@ def class_fill_report(server: Server, class_size: int, timeout: float) -> int:
     after = _snapshot(server)
     server_s, kernels_s = _spent(before, after)
     kernels = server.kernels()
-    rss, pss = [], []
-    for kernel in kernels:
-        try:
-            info = kernel.memory_full_info()
-            rss.append(info.rss)
-            pss.append(info.pss)
-        except psutil.Error:
-            pass
+    rss, pss = kernel_memory(kernels)
     total = server.memory()
     pss_total = sum(pss) + psutil.Process(server.process.pid).memory_full_info().pss
     print(f"class of {class_size}: " + (f"ready after {ready:.0f} s" if ready is not None

@@ -38,7 +38,8 @@ from jupyter_server.services.kernels.connection.base import deserialize_msg_from
 
 from explorer.demo.websocket import V1_PROTOCOL
 
-__all__ = ["ProtocolVisitor", "VisitError", "frame", "scripted_visit", "LANDING_TEXT"]
+__all__ = ["ProtocolVisitor", "VisitError", "frame", "scripted_visit", "open_randomized_response", "move_epsilon",
+           "LANDING_TEXT"]
 
 #: Text of the landing view ("Start here"): the app is visible when a widget holds it.
 LANDING_TEXT = "I am a student"
@@ -322,17 +323,27 @@ async def interact(visitor: ProtocolVisitor) -> None:
         raise VisitError(f"no data set menu offers {DATASET!r}")
     await visitor.update(dropdown, index=list(visitor.states[dropdown]["_options_labels"]).index(DATASET))
     await visitor.wait_for(lambda: visitor.shows(DATASET_LOADED), f"{DATASET_LOADED!r} in the Data tab")
+    slider = await open_randomized_response(visitor)
+    for _ in range(3):
+        await move_epsilon(visitor, slider)
+        await asyncio.sleep(0.3)
+
+
+async def open_randomized_response(visitor: ProtocolVisitor) -> str:
+    """Open the Randomized response tab as its tab bar does; the model id of its ε slider once it is built."""
     tabs = visitor.find(lambda s: RR_TAB in s.get("titles", ()) and "selected_index" in s)
     if tabs is None:
         raise VisitError(f"no tab titled {RR_TAB!r}")
     await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index(RR_TAB))
     await visitor.wait_for(lambda: visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ())) is not None,
                            "the ε slider of Randomized response")
-    slider = visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ()))
-    for _ in range(3):
-        state = visitor.states[slider]
-        await visitor.update(slider, value=min(state["max"], state["value"] + state["step"]))
-        await asyncio.sleep(0.3)
+    return visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ()))
+
+
+async def move_epsilon(visitor: ProtocolVisitor, slider: str) -> None:
+    """Move the ε slider ``slider`` one step up (at most to its maximum), as dragging it does."""
+    state = visitor.states[slider]
+    await visitor.update(slider, value=min(state["max"], state["value"] + state["step"]))
 
 
 async def scripted_visit(base_url: str, *, timeout: float = 240.0, stay: float = 0.0,

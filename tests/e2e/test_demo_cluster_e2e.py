@@ -17,8 +17,7 @@ import pytest
 from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
 from tests.e2e.conftest import demo_server_process, free_port, served
 from tests.e2e.helpers import run_async
-from tests.e2e.test_demo_nginx_e2e import NGINX
-from tests.extras import missing
+from tests.e2e.test_demo_nginx_e2e import NGINX, nginx_prefix
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx" / "privacy-explorer-cluster.conf"
@@ -49,23 +48,7 @@ def wait_until(condition, timeout: float, what: str) -> None:
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    if not Path(NGINX).exists():
-        missing(f"nginx is needed for this test (none at {NGINX}): apt-get install -y nginx")
-    folder = tmp_path_factory.mktemp("cluster")
-    temp = {name: folder / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
-    for path in temp.values():
-        path.mkdir()
-    (folder / "nginx.conf").write_text(
-        "worker_processes 1;\n"
-        f"pid {folder / 'nginx.pid'};\n"
-        "error_log stderr warn;\n"
-        "events { worker_connections 256; }\n"
-        "http {\n"
-        "  access_log off;\n"
-        f"  client_body_temp_path {temp['body']}; proxy_temp_path {temp['proxy']};\n"
-        f"  fastcgi_temp_path {temp['fastcgi']}; uwsgi_temp_path {temp['uwsgi']}; scgi_temp_path {temp['scgi']};\n"
-        f"  include {folder / 'site.conf'};\n"
-        "}\n")
+    folder = nginx_prefix(tmp_path_factory.mktemp("cluster"))
     with contextlib.ExitStack() as stack:
         servers = {}
         for name in ("s1", "s2"):

@@ -24,6 +24,28 @@ ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx" / "privacy-explorer.conf"
 NGINX = os.environ.get("EXPLORER_NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
 
+def nginx_prefix(folder: Path) -> Path:
+    """``folder`` made an nginx prefix of its own: ``nginx.conf`` (one worker, no access log, temporary paths
+    inside ``folder``) that includes ``folder/site.conf``, which the test writes.  Missing nginx: see ``missing``."""
+    if not Path(NGINX).exists():
+        missing(f"nginx is needed for this test (none at {NGINX}): apt-get install -y nginx")
+    temp = {name: folder / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
+    for path in temp.values():
+        path.mkdir()
+    (folder / "nginx.conf").write_text(
+        "worker_processes 1;\n"
+        f"pid {folder / 'nginx.pid'};\n"
+        "error_log stderr warn;\n"
+        "events { worker_connections 256; }\n"
+        "http {\n"
+        "  access_log off;\n"
+        f"  client_body_temp_path {temp['body']}; proxy_temp_path {temp['proxy']};\n"
+        f"  fastcgi_temp_path {temp['fastcgi']}; uwsgi_temp_path {temp['uwsgi']}; scgi_temp_path {temp['scgi']};\n"
+        f"  include {folder / 'site.conf'};\n"
+        "}\n")
+    return folder
+
+
 
 def site_config(app_port: int, proxy_port: int) -> str:
     """The shipped site with its two addresses moved to free loopback ports."""
@@ -45,23 +67,7 @@ def status_of(request: urllib.request.Request) -> int:
 @pytest.fixture(scope="module")
 def proxied_demo(tmp_path_factory):
     require_chromium()
-    if not Path(NGINX).exists():
-        missing(f"nginx is needed for this test (none at {NGINX}): apt-get install -y nginx")
-    folder = tmp_path_factory.mktemp("nginx")
-    temp = {name: folder / name for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi")}
-    for path in temp.values():
-        path.mkdir()
-    (folder / "nginx.conf").write_text(
-        "worker_processes 1;\n"
-        f"pid {folder / 'nginx.pid'};\n"
-        "error_log stderr warn;\n"
-        "events { worker_connections 256; }\n"
-        "http {\n"
-        "  access_log off;\n"
-        f"  client_body_temp_path {temp['body']}; proxy_temp_path {temp['proxy']};\n"
-        f"  fastcgi_temp_path {temp['fastcgi']}; uwsgi_temp_path {temp['uwsgi']}; scgi_temp_path {temp['scgi']};\n"
-        f"  include {folder / 'site.conf'};\n"
-        "}\n")
+    folder = nginx_prefix(tmp_path_factory.mktemp("nginx"))
     with demo_server_process(folder, "--max-kernels", "2", "--pool", "1") as (app_url, _, _):
         proxy_port = free_port()
         app_port = int(app_url.rstrip("/").rsplit(":", 1)[1])
