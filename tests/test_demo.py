@@ -759,6 +759,21 @@ def test_a_preheated_kernel_does_not_wait_for_its_visitor_and_takes_the_query_wh
     assert kernel_hooks.preimport_tabs("Randomized response") == ["explorer.panels.randomized_response"]
 
 
+def test_a_preheated_kernel_builds_the_tab_a_visitor_opens_first(monkeypatch):
+    from explorer.app import build_app
+    from explorer.demo import kernel as kernel_hooks
+
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.delenv(kernel_hooks.PREHEAT_TABS_ENV, raising=False)
+    monkeypatch.setattr(kernel_hooks, "_PREHEATED_APP", None)
+    app = build_app()
+    assert "Randomized response" not in app.panels
+    kernel_hooks.apply_preheated_query(app)
+    assert "Randomized response" in app.panels                      # built, its widgets sent with the landing view
+    assert app.tabs.selected_index == 0                             # the visitor still lands on "Start here"
+    assert kernel_hooks.prebuild_tabs(app, "Randomized response; No such tab") == ["Randomized response"]
+
+
 def test_the_class_option_and_server_ids(capsys):
     import re
 

@@ -103,3 +103,32 @@ def test_two_servers_behind_nginx_each_visitor_reaches_its_own_kernel(cluster):
         for kernel_id in ids:
             if kernel_id.startswith(name + "_"):
                 assert f"Kernel {kernel_id} shut down at its page's request" in text
+
+
+def test_a_full_server_passes_new_pages_to_the_other_and_a_full_cluster_says_so(cluster):
+    """One server at its kernel cap (3 pages held on it directly): every new page through nginx is served by the
+    other server, never a 503 while it has room; both full: the visitor gets the "demo is full" page (503 with
+    Retry-After), not nginx's error page."""
+    proxy, servers = cluster
+
+    async def scenario():
+        held = [ProtocolVisitor(servers["s1"][0], timeout=120) for _ in range(3)]
+        try:
+            for visitor in held:
+                assert await visitor.open_page(), visitor.status          # s1 at its cap of 3 kernels
+            through = [ProtocolVisitor(proxy, timeout=120) for _ in range(3)]
+            held += through
+            for visitor in through:
+                assert await visitor.open_page(), visitor.status          # s1 answers 503: nginx asks s2
+            last = ProtocolVisitor(proxy, timeout=120)
+            served_page = await last.open_page()
+            return [visitor.kernel_id for visitor in through], served_page, last.status, last.retry_after
+        finally:
+            for visitor in held:
+                await visitor.leave()
+
+    ids, served_page, code, retry_after = run_async(scenario)
+    assert [kernel_id.split("_", 1)[0] for kernel_id in ids] == ["s2"] * 3, ids
+    assert (served_page, code) == (False, 503) and retry_after is not None and int(retry_after) > 0
+    for name, (url, _) in servers.items():
+        wait_until(lambda u=url: status(u)["visitors"] == 0, 60, f"the kernels of {name} to stop")
