@@ -27,8 +27,8 @@ def cluster_site(ports: dict[str, int], proxy_port: int) -> str:
     """The shipped cluster site with its addresses moved to free loopback ports."""
     text = SITE.read_text()
     text, listens = re.subn(r"listen 80;", f"listen 127.0.0.1:{proxy_port};", text)
-    text, first = re.subn(r"127\.0\.0\.1:8866;", f"127.0.0.1:{ports['s1']};", text)
-    text, second = re.subn(r"127\.0\.0\.1:8867;", f"127.0.0.1:{ports['s2']};", text)
+    text, first = re.subn(r"127\.0\.0\.1:8866(?=[ ;])", f"127.0.0.1:{ports['s1']}", text)
+    text, second = re.subn(r"127\.0\.0\.1:8867(?=[ ;])", f"127.0.0.1:{ports['s2']}", text)
     assert (listens, first, second) == (1, 2, 2), "the cluster site's listen/server lines changed: update this test"
     return text
 
