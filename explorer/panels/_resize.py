@@ -28,7 +28,6 @@ refused).  See ``docs/canvas.md``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 import weakref
@@ -38,6 +37,7 @@ import ipywidgets
 import traitlets
 
 from explorer.panels._canvas import KernelOwnedState
+from explorer.panels.tasks import Debounced
 
 try:
     import anywidget
@@ -154,7 +154,7 @@ class FigureSizer(KernelOwnedState, _WidgetBase):
         self.layout.display = "none"
         self._canvases: weakref.WeakValueDictionary[str, Any] = weakref.WeakValueDictionary()
         self._pending: dict[str, Any] = {}
-        self._timer: asyncio.TimerHandle | None = None
+        self._later = Debounced(self._flush, DEBOUNCE_SECONDS)
         self.n_refused = 0
         self.observe(self._on_widths, names="widths")
 
@@ -171,21 +171,10 @@ class FigureSizer(KernelOwnedState, _WidgetBase):
         for fid in list(self._canvases.keys()):
             if fid in reported:
                 self._pending[fid] = reported[fid]
-        if not self._pending:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None:                       # no event loop (tests, scripts): apply now
-            self._flush()
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = loop.call_later(DEBOUNCE_SECONDS, self._flush)
+        if self._pending:
+            self._later()                      # without an event loop (tests, scripts): applied now
 
     def _flush(self) -> None:
-        self._timer = None
         pending, self._pending = self._pending, {}
         self.apply(pending)
 

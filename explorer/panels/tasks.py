@@ -7,6 +7,7 @@ itself, never on this machine's load; :class:`Throughput` only says how long it 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import weakref
@@ -17,9 +18,51 @@ import ipywidgets as widgets
 from explorer.errors import CancelledError, ExplorerError
 from explorer.panels.status import StatusLine
 
-__all__ = ["BackgroundTask", "Throughput"]
+__all__ = ["BackgroundTask", "Throughput", "Debounced"]
 
 log = logging.getLogger("explorer.panels")
+
+
+class Debounced:
+    """``function()`` called once, ``delay`` seconds after the last of a burst of calls (on the running asyncio
+    loop: the kernel's); without a running loop (tests, scripts) at once.  An exception it raises is logged.
+
+    Examples
+    --------
+    >>> calls = []
+    >>> later = Debounced(lambda: calls.append(1), 0.25)
+    >>> later(); later(); calls          # no event loop here: each call runs at once
+    [1, 1]
+    """
+
+    def __init__(self, function: Callable[[], Any], delay: float):
+        self.function = function
+        self.delay = float(delay)
+        self._timer: asyncio.TimerHandle | None = None
+
+    def __call__(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            self._run()
+            return
+        self.cancel()
+        self._timer = loop.call_later(self.delay, self._run)
+
+    def cancel(self) -> None:
+        """Forget a pending call."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _run(self) -> None:
+        self._timer = None
+        try:
+            self.function()
+        except Exception:
+            log.exception("a debounced update failed")
 
 
 class Throughput:

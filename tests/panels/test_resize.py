@@ -13,7 +13,7 @@ from matplotlib.text import Text
 from PIL import Image
 
 from explorer.app import build_app
-from explorer.panels import _resize
+from explorer.panels import _resize, tasks
 from explorer.panels.figures import make_figure
 from explorer.panels._canvas import FIT_TOLERANCE, MIN_FIT_PIXELS, MIN_FIT_SHARE
 from explorer.panels._resize import DEBOUNCE_SECONDS, FigureSizer, figure_sizer
@@ -32,7 +32,7 @@ def no_running_loop(request, monkeypatch):
     def no_loop():
         raise RuntimeError("no running event loop")
 
-    monkeypatch.setattr(_resize.asyncio, "get_running_loop", no_loop)
+    monkeypatch.setattr(tasks.asyncio, "get_running_loop", no_loop)      # explorer.panels.tasks.Debounced
 
 
 def _width(canvas) -> int:
