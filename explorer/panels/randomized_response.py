@@ -582,9 +582,11 @@ class RandomizedResponsePanel(Panel):
                  if math.isfinite(e) and math.isfinite(bounds.e_abs)] or [4])
         errors_text = "; ".join(f"{METHOD_LABELS.get(m, m)}: largest |error| {_decimals(e, k)}"
                                 for m, e in sim.max_abs_errors.items())
-        info = (f"Error bounds of Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6, from the reports: "
+        info = (f"Error bounds of the reports' shares λ̂ (Domingo-Ferrer and Soria-Comas (2022), Eqs. 5-6): "
                 f"e_abs = {_decimals(bounds.e_abs, k)}, e_rel = {bounds.e_rel:.4f} (B = {format_value(bounds.B, digits=4)}, "
-                f"α = {format_value(bounds.alpha)}). {errors_text}.")
+                f"α = {format_value(bounds.alpha)}); they bound the reports, not the estimates, whose errors the "
+                f"matrix's inverse can magnify (at ε = 0 the reports say nothing of the answers). Estimates: "
+                f"{errors_text}.")
         if sim.impossible:
             impossible = ", ".join(METHOD_LABELS.get(m, m) for m in sim.impossible)
             info += f" Singular matrix: {impossible} impossible; use the iterative Bayesian update."

@@ -49,7 +49,7 @@ from explorer.core.rr.mechanisms import MECHANISMS, n_combinations
 from explorer.core.mdrr.protocols import CategoricalData, encode_categorical, rr_clusters, rr_independent
 from explorer.errors import DatasetError, ExplorerError, InvalidParameterError
 
-__all__ = [
+__all__ = ["PAPER_RUNS", 
     "ADULT_MDRR_ATTRIBUTES",
     "METHODS",
     "TABLE_P",
@@ -80,6 +80,8 @@ METHODS = ("RR-Independent", "RR-Clusters", "RR-Independent + Adjustment", "RR-C
 TABLE_P = (0.1, 0.3, 0.5, 0.7)
 TABLE_TD = (0.1, 0.2, 0.3)
 TABLE_TV = (50, 100, 300)
+#: Runs per cell of the paper's experiments (Section 6.5: "median values over 1000 runs").
+PAPER_RUNS = 1000
 FIGURE_SIGMAS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 _PAPER_TABLE1_TEXT = """
@@ -334,7 +336,7 @@ def summarize(rows: pd.DataFrame, group: Sequence[str] = ("p", "T_d", "T_v", "si
 
 
 def run_table(data: Any = None, *, ps: Sequence[float] = TABLE_P, t_ds: Sequence[float] = TABLE_TD,
-              t_vs: Sequence[float] = TABLE_TV, sigma: float = 0.1, runs: int = 1000, seed: int = 0,
+              t_vs: Sequence[float] = TABLE_TV, sigma: float = 0.1, runs: int = PAPER_RUNS, seed: int = 0,
               dependence: str = "true", mechanism: str = "keep-or-uniform", proper: str = "clip",
               queries: int = 1, methods: Sequence[str] = ("RR-Clusters",), executor: Executor | None = None,
               chunk: int | None = None, progress: Callable | None = None, on_result: Callable | None = None,
@@ -406,7 +408,7 @@ def best_cells(table: pd.DataFrame = PAPER_TABLE1) -> dict[float, tuple[float, f
 
 
 def run_figure3(data: Any = None, *, ps: Sequence[float] = TABLE_P, sigmas: Sequence[float] = FIGURE_SIGMAS,
-                thresholds: dict[float, tuple[float, float]] | None = None, runs: int = 1000, seed: int = 0,
+                thresholds: dict[float, tuple[float, float]] | None = None, runs: int = PAPER_RUNS, seed: int = 0,
                 dependence: str = "true", mechanism: str = "keep-or-uniform", proper: str = "clip",
                 queries: int = 1, methods: Sequence[str] = METHODS[:4], executor: Executor | None = None,
                 chunk: int | None = None, progress: Callable | None = None, on_result: Callable | None = None,
@@ -597,7 +599,7 @@ def cli(argv: list[str] | None = None) -> int:
                                      description=("Monte Carlo experiments of Domingo-Ferrer and Soria-Comas (2022) "
                                                   "(Tables 1-2, Figures 2-3)"))
     parser.add_argument("name", choices=["mdrr-table1", "mdrr-table2", "mdrr-figure3"])
-    parser.add_argument("--runs", type=int, default=1000, help="runs per cell (default 1000, as in the paper)")
+    parser.add_argument("--runs", type=int, default=PAPER_RUNS, help=f"runs per cell (default {PAPER_RUNS}, as in the paper)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="CSV file for the per-run rows")
     parser.add_argument("--summary-out", default=None, help="CSV file for the medians")
