@@ -214,6 +214,13 @@ class EpsilonMeaningPanel(Panel):
             self._refresh_attributes()
         self.refresh()
 
+    def caption_inputs(self) -> dict[str, str]:
+        """The inputs in words (:meth:`Panel.caption_inputs`); a release's periods only when its budget renews."""
+        inputs = super().caption_inputs()
+        if self.releases.periods.disabled:
+            inputs.pop(str(self.releases.periods.description), None)
+        return inputs
+
     def apply_config(self, config: dict[str, Any]) -> None:
         """Set the controls from a configuration, all or nothing (:meth:`Panel.apply_config`), then read again.
 
