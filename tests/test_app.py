@@ -306,3 +306,37 @@ def test_a_configuration_whose_multi_attribute_rr_attributes_are_not_in_its_data
     assert "Multi-attribute RR" in str(refused.value) and "'X2'" in str(refused.value)
     assert "no categorical attribute" in str(refused.value) or "nothing to choose from" in str(refused.value)
     assert app.export_config() == before
+
+
+def test_the_release_picked_in_the_epsilon_view_travels_in_the_configuration_and_the_page_address():
+    app = _app("What does ε mean?")
+    view = app.panels["What does ε mean?"]
+    view.releases.release.value = "census-2020-redistricting"
+    config = app.export_config()
+    assert config["tabs"]["What does ε mean?"]["release"] == "census-2020-redistricting"
+    loaded = build_app()
+    loaded.load_config(json.dumps(config))
+    assert loaded.panel("What does ε mean?").releases.release.value == "census-2020-redistricting"
+    addressed = build_app(query_string=app.config_query())
+    section = addressed.panel("What does ε mean?").releases
+    assert section.release.value == "census-2020-redistricting"
+    assert section.reading.release["key"] == "census-2020-redistricting"
+    assert addressed.export_config() == config
+
+
+def test_an_unknown_release_in_a_configuration_is_refused_whole_in_words():
+    app = _app("What does ε mean?")
+    app.panels["What does ε mean?"].releases.release.value = "apple-emoji"
+    before = app.export_config()
+    config = json.loads(json.dumps(before))
+    config["epsilon"] = 3.0
+    config["tabs"]["What does ε mean?"]["release"] = "census-2030"
+    with pytest.raises(ConfigurationError) as refused:
+        app.load_config(json.dumps(config))
+    assert "What does ε mean?" in str(refused.value) and "release must be one of" in str(refused.value)
+    assert "got 'census-2030'" in str(refused.value)
+    assert app.export_config() == before and app.state.epsilon == before["epsilon"]
+    addressed = build_app(query_string="config=" + __import__("base64").urlsafe_b64encode(
+        json.dumps(config).encode()).decode())
+    assert "release must be one of" in addressed.notice.value and "census-2030" in addressed.notice.value
+    assert addressed.state.epsilon != 3.0

@@ -15,8 +15,10 @@ the figures come from, with its address, where the figures were read and the dat
 - the **deniability** and **accuracy** readings of randomized response
   (:func:`~explorer.core.epsilon_meaning.read_epsilon`) apply only to local releases, read as if the epsilon
   were spent by the optimal randomized response on an attribute;
-- (eps, delta) and rho-zCDP releases show the conversion used (``eps = rho + 2 sqrt(rho ln(1/delta))`` for
-  rho-zCDP, Bun and Steinke's bound) and the models here read the pure-epsilon part;
+- (eps, delta) and rho-zCDP releases show the conversion used and the models here read the pure-epsilon part;
+  a rho-zCDP release is converted both ways: ``eps = rho + 2 sqrt(rho ln(1/delta))`` (Bun and Steinke's simple
+  bound, :func:`zcdp_to_epsilon`, the one the models read) and the tighter conversion of Canonne, Kamath and
+  Steinke (:func:`zcdp_to_epsilon_tight`), which is the one the US Census Bureau quotes;
 - a budget that renews every day (or month) composes: k days at eps each are at most k eps (sequential
   composition, a bound).
 
@@ -26,6 +28,8 @@ References
    differential privacy and t-closeness via deniability and permutation", arXiv preprint, 2018.
 .. [2] M. Bun and T. Steinke, "Concentrated differential privacy: simplifications, extensions, and lower
    bounds", TCC 2016 (Proposition 1.3: rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP).
+.. [3] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian for differential privacy", NeurIPS 2020
+   (Corollary 13: the tighter conversion from rho-zCDP to (eps, delta)-DP).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from scipy.optimize import brentq
 
 from explorer._validation import check_epsilon, check_int, check_number
 from explorer.core.epsilon_meaning import EpsilonReading, epsilon_summary_lines, read_epsilon
@@ -46,7 +51,7 @@ from explorer.errors import InvalidParameterError
 from explorer.references import cite
 
 __all__ = ["RELEASE_COLUMNS", "DATA_FILE", "ReleaseReading", "releases", "find_release", "release_label",
-           "zcdp_to_epsilon", "compose", "belief_text", "max_posterior", "posterior_bounds", "belief_curves", "read_release",
+           "zcdp_to_epsilon", "zcdp_to_epsilon_tight", "zcdp_delta", "compose", "belief_text", "max_posterior", "posterior_bounds", "belief_curves", "read_release",
            "release_lines"]
 
 #: The data file shipped with the package (UTF-8 CSV with a header).
@@ -183,6 +188,88 @@ def zcdp_to_epsilon(rho: float, delta: float) -> float:
     return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
 
 
+def _log_delta_at(rho: float, epsilon: float) -> float:
+    """ln of the smallest delta that Canonne, Kamath and Steinke's Corollary 13 gives at ``epsilon`` for rho-zCDP.
+
+    Corollary 13: rho-zCDP implies (eps, delta)-DP with delta = exp(g(a)) for every order a > 1, where
+    ``g(a) = (a - 1)(a rho - eps) + (a - 1) ln(1 - 1/a) - ln a``.  ``g`` is convex in ``a``
+    (``g''(a) = 2 rho + 1 / (a (a - 1)) > 0``), so its minimum is where ``g'(a) = (2a - 1) rho - eps + ln(1 - 1/a)``
+    vanishes: found by :func:`scipy.optimize.brentq` on the Renyi order ``a``.
+    """
+    # In the excess order b = a - 1 > 0, so that orders near 1 keep their digits: ln(1 - 1/a) = ln b - ln(1 + b).
+    def g(b: float) -> float:
+        return b * ((1.0 + b) * rho - epsilon) + b * (math.log(b) - math.log1p(b)) - math.log1p(b)
+
+    def g_prime(b: float) -> float:
+        return (2.0 * b + 1.0) * rho - epsilon + math.log(b) - math.log1p(b)
+
+    high = max((epsilon + rho + 1.0) / (2.0 * rho), 2.0) - 1.0   # g'(high) >= 1 + ln(1/2) > 0
+    low = min(1e-3, high / 2.0)
+    while g_prime(low) >= 0.0 and low > 1e-300:                 # g' -> -inf as a -> 1+
+        low /= 1e4
+    if g_prime(low) >= 0.0:                                     # the minimum is at a = 1 in floating point
+        return g(low)
+    excess = brentq(g_prime, low, high, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
+    return g(excess)
+
+
+def zcdp_delta(rho: float, epsilon: float) -> float:
+    """The delta of (eps, delta)-DP that rho-zCDP gives at ``epsilon`` by Canonne, Kamath and Steinke's Corollary 13.
+
+    ``delta = min over a > 1 of exp((a - 1)(a rho - eps)) (1 - 1/a)^(a - 1) / a``, the Renyi order ``a``
+    found by a root search on the derivative of the exponent (it is convex in ``a``).
+
+    Examples
+    --------
+    >>> f"{zcdp_delta((542 / 339) ** 2, 17.14):.2e}"      # the 2020 Census persons file: just above 1e-10
+    '1.01e-10'
+    """
+    rho = check_number(rho, "rho", minimum=0.0, include_minimum=False)
+    epsilon = check_number(epsilon, "epsilon", minimum=0.0)
+    return min(1.0, math.exp(_log_delta_at(rho, epsilon)))
+
+
+def zcdp_to_epsilon_tight(rho: float, delta: float) -> float:
+    """The epsilon of (eps, delta)-DP implied by rho-zCDP, by the tighter conversion of Canonne, Kamath and Steinke.
+
+    Canonne, Kamath and Steinke (2020), Corollary 13: rho-zCDP gives (eps, delta)-DP for
+    ``delta = exp((a - 1)(a rho - eps)) (1 - 1/a)^(a - 1) / a`` at every Renyi order ``a > 1``.  This function
+    solves for the smallest such ``eps`` at the given ``delta``: :func:`scipy.optimize.brentq` on ``eps``, between 0
+    and the simple bound :func:`zcdp_to_epsilon` (which it never exceeds), of :func:`zcdp_delta` ``= delta``, the
+    best order found for each ``eps`` by a root search.  The US Census Bureau's 2020 disclosure avoidance code
+    converts this way, so the epsilons it quotes are these.
+
+    Parameters
+    ----------
+    rho : float
+        The zCDP parameter, > 0.
+    delta : float
+        The delta wanted, in (0, 1).
+
+    Returns
+    -------
+    float
+        The epsilon, to about 1e-10; 0 when ``delta`` is reached at epsilon = 0 already.
+
+    Examples
+    --------
+    >>> round(zcdp_to_epsilon_tight((542 / 339) ** 2, 1e-10), 2)   # 2020 Census persons: the Bureau's 17.14
+    17.14
+    >>> round(zcdp_to_epsilon((542 / 339) ** 2, 1e-10), 2)         # the simple bound, for comparison
+    17.9
+    """
+    rho = check_number(rho, "rho", minimum=0.0, include_minimum=False)
+    delta = check_number(delta, "delta", minimum=0.0, maximum=1.0, include_minimum=False, include_maximum=False)
+    target = math.log(delta)
+    if _log_delta_at(rho, 0.0) <= target:
+        return 0.0
+    simple = zcdp_to_epsilon(rho, delta)
+    if _log_delta_at(rho, simple) >= target:                  # cannot happen in exact arithmetic: keep the bound
+        return simple
+    return float(brentq(lambda eps: _log_delta_at(rho, eps) - target, 0.0, simple, xtol=1e-12,
+                        rtol=4 * np.finfo(float).eps, maxiter=500))
+
+
 def compose(epsilon: float, k: int) -> float:
     """The epsilon of ``k`` releases at ``epsilon`` each about the same unit: at most ``k * epsilon``.
 
@@ -247,7 +334,8 @@ class ReleaseReading:
     epsilon : float
         The epsilon the models read: the published one, or for rho-zCDP the converted one.
     converted_epsilon : float or None
-        For rho-zCDP, ``rho + 2 sqrt(rho ln(1/delta))`` at the release's delta; else None.
+        For rho-zCDP, ``rho + 2 sqrt(rho ln(1/delta))`` at the release's delta (Bun and Steinke's simple bound, the
+        epsilon the models read); else None.
     odds_bound : float
         e^epsilon (inf beyond e^700).
     posterior_from_even : float
@@ -266,6 +354,9 @@ class ReleaseReading:
     lines : dict
         The reading in words: ``release``, ``conversion`` (for (eps, delta) and zCDP), ``odds``, ``period``,
         ``deniability`` and ``accuracy`` (local) or ``local models`` (central), and ``source``.
+    tight_epsilon : float or None
+        For rho-zCDP, the tighter conversion of Canonne, Kamath and Steinke (:func:`zcdp_to_epsilon_tight`) at the
+        release's delta, shown beside the simple bound; else None.
     """
 
     release: pd.Series
@@ -280,6 +371,7 @@ class ReleaseReading:
     rr: EpsilonReading | None
     attribute: str
     lines: dict[str, str] = field(default_factory=dict)
+    tight_epsilon: float | None = None
 
     @property
     def local(self) -> bool:
@@ -317,6 +409,20 @@ def _delta(delta: float) -> str:
     return f"{delta:.0e}".replace("e-0", "e-")
 
 
+def _quoted_from(quoted: float, simple: float, tight: float | None) -> str:
+    """Which conversion a quoted epsilon is, to the digits it is printed with ("" when both or neither)."""
+    if tight is None:
+        return ""
+    text = repr(quoted)
+    digits = len(text.split(".")[1].rstrip("0")) if "." in text and "e" not in text else 0
+    is_simple, is_tight = round(simple, digits) == round(quoted, digits), round(tight, digits) == round(quoted, digits)
+    if is_tight and not is_simple:
+        return ", the tighter conversion's figure to the digits printed"
+    if is_simple and not is_tight:
+        return ", the simple bound's figure to the digits printed"
+    return ""
+
+
 def release_lines(reading: ReleaseReading) -> dict[str, str]:
     """The reading in words, one sentence (or two) per model; :func:`read_release` fills ``reading.lines``."""
     row, eps = reading.release, reading.epsilon
@@ -324,11 +430,13 @@ def release_lines(reading: ReleaseReading) -> dict[str, str]:
     lines = {"release": (f"{reading.label}: ε = {_num(row['epsilon'], 4)} ({DEFINITIONS[definition]}); privacy "
                          f"unit: {row['unit']}; period: {row['period']}; {model} model.")}
     if definition == "zcdp":
+        simple, tight, quoted = reading.converted_epsilon, reading.tight_epsilon, float(row["epsilon"])
         lines["conversion"] = (
-            f"ρ-zCDP with ρ = {_num(row['rho'], 4)} gives (ε, δ)-DP with ε = ρ + 2·sqrt(ρ·ln(1/δ)) = "
-            f"{_num(reading.converted_epsilon, 4)} at δ = {_delta(row['delta'])} (the source quotes ε = "
-            f"{_num(row['epsilon'], 4)}); the models here read the pure-ε part, ε = {_num(eps, 4)}, and leave δ "
-            "aside.")
+            f"ρ-zCDP with ρ = {_num(row['rho'], 4)} gives (ε, δ)-DP at δ = {_delta(row['delta'])} with "
+            f"ε = ρ + 2·sqrt(ρ·ln(1/δ)) = {_num(simple, 4)} (the simple bound of Bun and Steinke, 2016), or with "
+            f"ε = {_num(tight, 4)} by the tighter conversion of Canonne, Kamath and Steinke (2020); the source quotes "
+            f"ε = {_num(quoted, 4)}{_quoted_from(quoted, simple, tight)}. The models here read the simple bound, "
+            f"ε = {_num(eps, 4)}, as the pure-ε part, and leave δ aside.")
     elif definition == "approximate":
         lines["conversion"] = (
             f"(ε, δ)-DP with δ = {_delta(row['delta'])}: every probability may exceed e^ε times its neighbour's "
@@ -423,9 +531,10 @@ def read_release(row_or_name: Any, prior: ArrayLike | None = None, *, periods: i
     row = find_release(row_or_name)
     if row["definition"] == "zcdp":
         converted = zcdp_to_epsilon(row["rho"], row["delta"])
+        tight = zcdp_to_epsilon_tight(row["rho"], row["delta"])
         epsilon = converted
     else:
-        converted, epsilon = None, float(row["epsilon"])
+        converted, tight, epsilon = None, None, float(row["epsilon"])
     renews = row["renews"]
     if renews:
         k = DEFAULT_PERIODS[renews] if periods is None else check_int(periods, "periods", minimum=1, maximum=100_000)
@@ -446,6 +555,7 @@ def read_release(row_or_name: Any, prior: ArrayLike | None = None, *, periods: i
     reading = ReleaseReading(
         release=row, label=release_label(row), epsilon=epsilon, converted_epsilon=converted,
         odds_bound=math.exp(epsilon) if epsilon < 700 else math.inf, posterior_from_even=max_posterior(epsilon),
-        periods=k, composed_epsilon=composed, composed_odds_bound=composed_odds, rr=rr_reading, attribute=name)
+        periods=k, composed_epsilon=composed, composed_odds_bound=composed_odds, rr=rr_reading, attribute=name,
+        tight_epsilon=tight)
     reading.lines.update(release_lines(reading))
     return reading

@@ -59,8 +59,9 @@ class EpsilonMeaningPanel(Panel):
     Its configuration (:meth:`~explorer.panels.base.Panel.config`) is ``attribute``, ``n`` and
     ``use_records``, and the "From what I need" section's (:class:`~explorer.panels.epsilon_choice.ChoiceSection`)
     ``need_max_odds``, ``need_max_best_guess``, ``need_min_deniability``, ``need_max_cluster_guess``,
-    ``need_max_error`` (texts, empty = not asked), ``reports_per_person`` and ``period``; the epsilon is the
-    state's.  Five figures (:meth:`~explorer.panels.base.Panel.figures`): ``deniability``, ``t-closeness`` and
+    ``need_max_error`` (texts, empty = not asked), ``reports_per_person`` and ``period``, and the published
+    releases section's (:class:`~explorer.panels.releases.ReleasesPanel`) ``release`` (a key of
+    :func:`~explorer.core.releases.releases`) and ``release_periods``; the epsilon is the state's.  Five figures (:meth:`~explorer.panels.base.Panel.figures`): ``deniability``, ``t-closeness`` and
     ``accuracy``, each with its text and data table read from the bars drawn, then ``choice`` (the band) and
     ``repeated`` (repeated reports vs memoized randomized response).
     """
@@ -126,6 +127,9 @@ class EpsilonMeaningPanel(Panel):
         from explorer.panels.releases import ReleasesPanel
         self.releases = ReleasesPanel(self.state, attribute_source=lambda: self.reading and (
             self.reading.prior, self.reading.labels, self._attribute_name))
+        # The release picked is this view's setting too: exported, loaded and in the page address with the rest.
+        self.control("release", self.releases.release)
+        self.control("release_periods", self.releases.periods)
         self.attribute.observe(self.releases.follow, names="value")
         self.state.observe(self.releases.follow, names="dataset")
         self.widget.children += (self.releases.widget,)
@@ -209,6 +213,23 @@ class EpsilonMeaningPanel(Panel):
         with self.busy():                   # the attribute's new choices: one recompute below, not two
             self._refresh_attributes()
         self.refresh()
+
+    def caption_inputs(self) -> dict[str, str]:
+        """The inputs in words (:meth:`Panel.caption_inputs`); a release's periods only when its budget renews."""
+        inputs = super().caption_inputs()
+        if self.releases.periods.disabled:
+            inputs.pop(str(self.releases.periods.description), None)
+        return inputs
+
+    def apply_config(self, config: dict[str, Any]) -> None:
+        """Set the controls from a configuration, all or nothing (:meth:`Panel.apply_config`), then read again.
+
+        The releases section waits while the controls are set (it reads on this view's attribute, read anew at
+        the end) and reads its release once, after the view.
+        """
+        with self.releases.busy():
+            super().apply_config(config)
+        self.releases.refresh()
 
     def refresh(self) -> None:
         """Recompute the reading from the controls and the state, and redraw."""

@@ -168,10 +168,17 @@ def summary_figure(reading, lines: dict[str, str], attribute: str = "the attribu
     plot_epsilon_reading(axes, reading, attribute)
     if foot is not None:
         left, right = foot.subfigures(1, 2, width_ratios=[1.2, 1])
-        # At most SUMMARY_LINES lines of text fit under the pictures: a long release read is shortened (with …).
-        share = SUMMARY_LINES // len(extra)
-        words = "\n".join(textwrap.fill(textwrap.shorten(f"{key}: {line}", share * 88, placeholder=" …"), 100)
-                           for key, line in extra.items())
+        # At most SUMMARY_LINES lines of text fit under the pictures.  The requirements and band take what they
+        # need, up to half; a release read gets the rest, so it keeps its odds bound and its period (a long one
+        # is shortened at its end, with …).
+        remaining, parts = SUMMARY_LINES * 88, []
+        for index, (key, line) in enumerate(extra.items()):
+            text = f"{key}: {line}"
+            allowance = remaining if index == len(extra) - 1 else min(len(text) + 100, remaining // 2)
+            shown = textwrap.fill(textwrap.shorten(text, allowance, placeholder=" …"), 100)
+            parts.append(shown)
+            remaining -= 100 * (shown.count("\n") + 1)
+        words = "\n".join(parts)
         left.text(0.02, 0.97, words, va="top", ha="left", fontsize=8)
         if choice is not None and choice.bounds:
             plot_choice(right.subplots(), choice, reading.epsilon)

@@ -11,7 +11,7 @@ import pytest
 
 from explorer.core.epsilon_meaning import read_epsilon
 from explorer.core.releases import (DATA_FILE, RELEASE_COLUMNS, compose, find_release, max_posterior, read_release,
-                                    release_label, releases, zcdp_to_epsilon)
+                                    release_label, releases, zcdp_delta, zcdp_to_epsilon, zcdp_to_epsilon_tight)
 from explorer.errors import InvalidParameterError
 
 TABLE = releases()
@@ -73,6 +73,68 @@ def test_wikimedia_zcdp_conversion_reproduces_the_quoted_epsilon():
     converted = zcdp_to_epsilon(row["rho"], row["delta"])
     assert converted == pytest.approx(0.015 + 2 * math.sqrt(0.015 * math.log(1e7)))
     assert converted == pytest.approx(row["epsilon"], abs=0.01)       # the README: "roughly epsilon = 1"
+
+
+def test_census_2020_redistricting_row_as_read_at_its_sources():
+    row = find_release("census-2020-redistricting")
+    assert (row["organisation"], row["unit"], row["model"], row["definition"]) == (
+        "US Census Bureau", "person", "central", "zcdp")
+    assert row["epsilon"] == 17.14 and row["delta"] == 1e-10 and row["renews"] == ""
+    # The production code's global_scale = 339/542 gives rho = 1 / global_scale^2, printed 2.56.
+    assert row["rho"] == pytest.approx((542 / 339) ** 2, rel=1e-15) and round(row["rho"], 2) == 2.56
+    assert row["address"] == "https://github.com/uscensusbureau/DAS_2020_Redistricting_Production_Code"
+
+
+def test_the_tighter_conversion_gives_the_bureau_s_printed_epsilon_and_the_simple_bound_does_not():
+    row = find_release("census-2020-redistricting")
+    tight, simple = zcdp_to_epsilon_tight(row["rho"], row["delta"]), zcdp_to_epsilon(row["rho"], row["delta"])
+    assert round(tight, 2) == 17.14 == row["epsilon"]              # Canonne, Kamath and Steinke, Corollary 13
+    assert round(simple, 2) == 17.90                                # Bun and Steinke's simple bound
+    assert round(zcdp_to_epsilon_tight(2.56, 1e-10), 2) == 17.16     # the rounded rho would not give 17.14
+    assert round(zcdp_to_epsilon(2.63, 1e-10), 2) == 18.19           # the issue's 18.19: total rho, simple bound
+
+
+def _tight_by_orders(rho, delta):
+    """Corollary 13 solved the other way: eps(a) = a rho + (ln(1/delta) + (a - 1) ln(1 - 1/a) - ln a) / (a - 1),
+    minimised over the order a by a bounded scalar search (an independent route to the same number)."""
+    from scipy.optimize import minimize_scalar
+
+    def eps(a):
+        return a * rho + (math.log(1 / delta) + (a - 1) * math.log1p(-1 / a) - math.log(a)) / (a - 1)
+
+    return minimize_scalar(eps, bounds=(1 + 1e-9, 1e6), method="bounded", options={"xatol": 1e-12}).fun
+
+
+@pytest.mark.parametrize("rho, delta", [(2.5562, 1e-10), (0.015, 1e-7), (0.5, 1e-6), (10.0, 1e-9), (0.001, 1e-5)])
+def test_the_tighter_conversion_solves_corollary_13_and_never_exceeds_the_simple_bound(rho, delta):
+    tight = zcdp_to_epsilon_tight(rho, delta)
+    assert 0 < tight < zcdp_to_epsilon(rho, delta)
+    assert zcdp_delta(rho, tight) == pytest.approx(delta, rel=1e-6)
+    assert zcdp_delta(rho, tight * 0.99) > delta                     # a smaller epsilon needs a larger delta
+    assert tight == pytest.approx(_tight_by_orders(rho, delta), rel=1e-6)
+
+
+def test_the_tighter_conversion_refuses_bad_input_naming_the_parameter():
+    for rho, delta, name in ((0.0, 1e-6, "rho"), (-1.0, 1e-6, "rho"), (1.0, 0.0, "delta"), (1.0, 1.0, "delta"),
+                             (math.nan, 1e-6, "rho")):
+        with pytest.raises(InvalidParameterError, match=name):
+            zcdp_to_epsilon_tight(rho, delta)
+    assert zcdp_to_epsilon_tight(1e-12, 0.5) == 0.0                  # a delta reached at epsilon = 0 already
+
+
+def test_a_zcdp_release_reads_both_conversions_in_words_and_says_which_the_models_read():
+    census = read_release("census-2020-redistricting")
+    assert census.epsilon == census.converted_epsilon == pytest.approx(zcdp_to_epsilon((542 / 339) ** 2, 1e-10))
+    assert census.tight_epsilon == pytest.approx(17.1436, abs=1e-4)
+    line = census.lines["conversion"]
+    assert "ε = ρ + 2·sqrt(ρ·ln(1/δ)) = 17.9002 (the simple bound of Bun and Steinke, 2016)" in line
+    assert "ε = 17.1436 by the tighter conversion of Canonne, Kamath and Steinke (2020)" in line
+    assert "the source quotes ε = 17.14, the tighter conversion's figure to the digits printed" in line
+    assert "The models here read the simple bound, ε = 17.9002, as the pure-ε part" in line
+    assert census.periods is None and "does not renew" in census.lines["period"]
+    assert "do not apply" in census.lines["local models"]
+    wikimedia = read_release("wikimedia-pageviews").lines["conversion"]
+    assert "ε = 0.8546 by the tighter conversion" in wikimedia and "figure to the digits" not in wikimedia
 
 
 def test_find_release_by_key_name_label_and_row():
@@ -211,11 +273,16 @@ def test_docs_page_shows_the_table_and_worked_readings_as_computed():
     page = (Path(__file__).resolve().parents[2] / "docs" / "releases.md").read_text(encoding="utf-8")
     assert _docs_table() in page
     for key, periods in (("google-symptoms", 7), ("wikimedia-pageviews", None), ("apple-emoji", None),
-                         ("linkedin-audience", None)):
+                         ("linkedin-audience", None), ("census-2020-redistricting", None)):
         for name, line in read_release(key, periods=periods).lines.items():
             if name != "source":
                 assert f"- {line}\n" in page, line
     assert "ε = ρ + 2·sqrt(ρ·ln(1/δ)) = 0.9984" in page and "7 × 1.68 = 11.76" in page
+    census = find_release("census-2020-redistricting")
+    assert f"gives {zcdp_to_epsilon_tight(census['rho'], census['delta']):.4f}, 17.14 to the digits printed" in page
+    assert f"simple bound at the same ρ gives {zcdp_to_epsilon(census['rho'], census['delta']):.2f}" in page
+    assert f"would give {zcdp_to_epsilon_tight(2.56, 1e-10):.2f}" in page
+    assert f"gives ε = {zcdp_to_epsilon(2.63, 1e-10):.2f}, not 17.14" in page
     assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", page)
 
 

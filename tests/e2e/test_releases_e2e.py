@@ -6,6 +6,9 @@ not typed here.
 
 from __future__ import annotations
 
+import base64
+import json
+
 from playwright.sync_api import expect
 
 from explorer.core.releases import find_release, release_label
@@ -14,11 +17,12 @@ from explorer.state import EPSILON_MAX, EPSILON_STEP
 from tests.e2e.helpers import open_tab, save_screenshot
 
 
-def _app(browser, explorer_server):
+def _app(browser, explorer_server, config=None):
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
     page.set_default_timeout(60_000)
-    page.goto(explorer_server, timeout=120_000)
+    query = "" if config is None else "?config=" + base64.urlsafe_b64encode(json.dumps(config).encode()).decode()
+    page.goto(explorer_server + query, timeout=120_000)
     page.wait_for_selector(".explorer-app", timeout=120_000)
     return context, page
 
@@ -71,5 +75,30 @@ def test_use_this_epsilon_moves_the_shared_epsilon_or_says_why_not(browser, expl
         page.wait_for_timeout(2000)
         expect(shown.first).to_be_visible()                      # and stays: the slider had nothing to round
         save_screenshot(page, tmp_path, "release_used")
+    finally:
+        context.close()
+
+
+def test_a_configuration_link_opens_the_epsilon_view_on_its_release_or_says_why_not(browser, explorer_server, tmp_path):
+    census = find_release("census-2020-redistricting")
+    tab = "What does ε mean?"
+    config = {"dataset": "UCI Adult", "epsilon": 2.0, "open_tab": tab, "tabs": {tab: {"release": census["key"]}}}
+    context, page = _app(browser, explorer_server, config)
+    try:
+        expect(page.locator(".explorer-config-loaded")).to_contain_text(f"Release = {release_label(census)}",
+                                                                        timeout=120_000)
+        lines = page.locator(".explorer-releases .explorer-releases-lines")
+        expect(lines).to_contain_text("ε = 17.1436 by the tighter conversion of Canonne, Kamath and Steinke (2020)",
+                                      timeout=120_000)
+        expect(lines).to_contain_text("the source quotes ε = 17.14, the tighter conversion's figure")
+        save_screenshot(page, tmp_path, "release_from_link")
+    finally:
+        context.close()
+    refused = dict(config, tabs={tab: {"release": "census-2030"}})
+    context, page = _app(browser, explorer_server, refused)
+    try:
+        notice = page.locator(".explorer-config-refused")
+        expect(notice).to_contain_text("release must be one of", timeout=120_000)
+        expect(notice).to_contain_text("got 'census-2030'")
     finally:
         context.close()
