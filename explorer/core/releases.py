@@ -214,9 +214,10 @@ def _log_delta_at(rho: float, epsilon: float) -> float:
 
 
 def zcdp_delta(rho: float, epsilon: float) -> float:
-    """The delta of (eps, delta)-DP that rho-zCDP gives at ``epsilon`` by Canonne, Kamath and Steinke's Corollary 13.
+    """The delta of (eps, delta)-DP that rho-zCDP gives at ``epsilon``: the tighter conversion of Canonne, Kamath and
+    Steinke (2020).
 
-    ``delta = min over a > 1 of exp((a - 1)(a rho - eps)) (1 - 1/a)^(a - 1) / a``, the Renyi order ``a``
+    Their Corollary 13: ``delta = min over a > 1 of exp((a - 1)(a rho - eps)) (1 - 1/a)^(a - 1) / a``, the Renyi order ``a``
     found by a root search on the derivative of the exponent (it is convex in ``a``).
 
     Examples
