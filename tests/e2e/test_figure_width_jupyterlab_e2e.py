@@ -138,6 +138,8 @@ def test_in_jupyterlab_the_lessons_widgets_have_no_axe_violations(browser, jupyt
         page.wait_for_selector(".jp-OutputArea-output .explorer-check-answer[role=radiogroup]", timeout=60_000)
         assert page.evaluate(MARK_OUTPUT_JS) == 1
         result = _axe().run(page, context={"include": [["[data-explorer-axe=lesson]"]]}, options=OPTIONS).response
+        print("axe passes:", sorted(rule["id"] for rule in result["passes"]),
+              "incomplete:", sorted(rule["id"] for rule in result["incomplete"]))
         assert report(result) == [], "axe on the lesson's output in JupyterLab"
         passed = {rule["id"] for rule in result["passes"]}           # the run saw the widgets: names, contrast
         assert {"color-contrast", "label", "aria-allowed-attr"} <= passed, sorted(passed)
