@@ -25,6 +25,12 @@ browser side applies them, and applies them again whenever ipywidgets, ipympl or
   slider's noUiSlider handle (``role="slider"``, keyboard: arrows, Page Up/Down, Home/End, all noUiSlider's own)
   gets the name and ``aria-valuetext`` in words from :func:`valuetext` (``"ε = 1.00, odds at most ×2.7"``),
   updated from the kernel each time the value changes;
+* **a radio group is one Tab stop** (WAI-ARIA's radio group pattern): ``RadioButtons`` and ``ToggleButtons`` are
+  ``role="radiogroup"``; the radio inputs of one rendered group get a shared ``name`` (ipywidgets gives them
+  none), so the browser's own keys apply (Tab enters at the chosen answer, arrows move the choice); the toggle
+  buttons become ``role="radio"`` with ``aria-checked`` and a roving tabindex (the chosen button alone has
+  ``tabindex="0"``), and the arrow keys, Home and End click the next button, so the kernel gets the change
+  exactly as from a click;
 * **changes are announced**: the status line is a ``role="status"`` region (``aria-live="polite"``; an error is
   inserted with ``role="alert"``), and the readouts a panel names with :meth:`~explorer.panels.base.Panel.announce`
   and the lessons' check feedback are ``aria-live="polite"``: the attribute is set on the widget's own element,
@@ -88,6 +94,53 @@ function render({ model, el }) {
       }
     }
   };
+  const set = (node, name, value) => { if (node.getAttribute(name) !== value) node.setAttribute(name, value); };
+  // A radio group is one Tab stop and its arrow keys move the choice (WAI-ARIA's radio group pattern).
+  // RadioButtons: the inputs of one rendered group share a name of their own (a name per element, not per
+  // widget: two views of one widget must not form one group), so the browser's own radio keys apply.
+  // ToggleButtons: role radio and aria-checked on each button, a roving tabindex (the chosen button alone is a
+  // Tab stop) and arrows/Home/End that click the next button, so the kernel gets the change as from a click.
+  const arrows = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+  const onKey = (event) => {
+    const host = event.currentTarget;
+    const button = event.target.closest && event.target.closest("button");
+    const step = arrows[event.key];
+    if (!button || !host.contains(button) || step === undefined || event.altKey || event.ctrlKey
+        || event.metaKey || event.shiftKey) return;
+    const buttons = [...host.querySelectorAll("button")].filter((b) => !b.disabled);
+    if (buttons.length === 0) return;
+    const at = buttons.indexOf(button);
+    const next = step === "first" ? buttons[0] : step === "last" ? buttons[buttons.length - 1]
+      : buttons[(at + step + buttons.length) % buttons.length];
+    event.preventDefault();                // no page scroll, and JupyterLab's notebook keys stay out of it
+    event.stopPropagation();
+    next.focus();
+    if (!next.classList.contains("mod-active")) next.click();
+  };
+  const group = (host, kind) => {
+    if (kind === "radio") {
+      if (!host.__explorerGroup) {
+        globalThis.__explorerGroups = (globalThis.__explorerGroups || 0) + 1;
+        host.__explorerGroup = "explorer-group-" + globalThis.__explorerGroups;
+      }
+      for (const input of host.querySelectorAll("input[type=radio]")) {
+        if (input.name !== host.__explorerGroup) input.name = host.__explorerGroup;
+      }
+    } else if (kind === "buttons") {
+      const buttons = [...host.querySelectorAll("button")];
+      const chosen = buttons.findIndex((b) => b.classList.contains("mod-active"));
+      const stop = chosen >= 0 ? chosen : Math.max(0, buttons.findIndex((b) => !b.disabled));
+      buttons.forEach((b, i) => {
+        set(b, "role", "radio");
+        set(b, "aria-checked", i === chosen ? "true" : "false");
+        set(b, "tabindex", i === stop ? "0" : "-1");
+      });
+      if (!host.__explorerKeys) {
+        host.__explorerKeys = true;
+        host.addEventListener("keydown", onKey);
+      }
+    }
+  };
   const apply = (fromKernel) => {
     const rules = model.get("rules") || {};
     const next = {};
@@ -100,14 +153,17 @@ function render({ model, el }) {
           const nodes = selector === "" ? [host] : host.querySelectorAll(selector);
           for (const node of nodes) put(node, attrs, fresh || node.__explorerNow === undefined);
         }
+        const kind = (targets[""] || {})["data-explorer-group"];
+        if (kind) group(host, kind);
       }
     }
     if (fromKernel === true) seen = next;
   };
-  // Setting an attribute to the value it has is skipped, so the observer settles after one more pass.
+  // Setting an attribute to the value it has is skipped, so the observer settles after one more pass.  "class"
+  // brings a ToggleButtons' new choice (mod-active), "disabled" a group switched on or off.
   const observer = new MutationObserver(() => apply(false));
   observer.observe(document.body, { childList: true, subtree: true, attributes: true,
-    attributeFilter: ["aria-valuetext", "aria-label", "role", "class"] });
+    attributeFilter: ["aria-valuetext", "aria-label", "role", "class", "disabled"] });
   const changed = () => apply(true);
   model.on("change:rules", changed);
   apply(true);
@@ -611,8 +667,10 @@ class PanelAccess:
         elif kind == "checkbox":
             put(css_class, "input[type=checkbox]", {"aria-label": name})
         elif kind == "group":
-            put(css_class, "", {"role": "radiogroup" if isinstance(widget, widgets.RadioButtons) else "group",
-                                "aria-label": name})
+            # one Tab stop, arrows move the choice: the bridge's JavaScript (BRIDGE_ESM, ``group``)
+            put(css_class, "", {"role": "radiogroup", "aria-label": name,
+                                "data-explorer-group": "radio" if isinstance(widget, widgets.RadioButtons)
+                                else "buttons"})
         else:
             put(css_class, "", {"aria-label": name})
 

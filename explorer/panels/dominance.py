@@ -285,6 +285,8 @@ class DominancePanel(Panel):
                              for i in range(MAX_CONFIGS)]
         self.compare_box = widgets.VBox([self.n_configs] + self._config_rows)
         self.sweep_box = widgets.VBox([widgets.HBox([self.sweep_method, self.sweep_values])])
+        for box, name in ((self.mode, "mode"), (self.compare_box, "compare"), (self.sweep_box, "sweep")):
+            box.add_class(f"explorer-dominance-{name}")
         intro = widgets.HTML(
             f"<b>Dominance</b> ({escape(RUIZ)}; {escape(cite('rr-dp', 'Section VI-B'))}). Mask the data with "
             "two to four configurations; each attribute's permutation gives rank displacements r<sub>j</sub>. "

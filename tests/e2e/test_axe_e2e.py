@@ -41,7 +41,11 @@ def _axe():
 
 def violations(page) -> list[str]:
     """axe's violations on ``page``, one line each: rule, impact, how many nodes, the first nodes' targets."""
-    result = _axe().run(page, options=OPTIONS).response
+    return report(_axe().run(page, options=OPTIONS).response)
+
+
+def report(result: dict) -> list[str]:
+    """The violations of an axe ``result``, one line each (:func:`violations`)."""
     lines = []
     for rule in result["violations"]:
         targets = [" ".join(map(str, node["target"])) for node in rule["nodes"][:4]]

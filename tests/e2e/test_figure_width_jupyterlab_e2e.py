@@ -1,8 +1,12 @@
-"""Figures follow the width of their container in JupyterLab, beside the open file browser.
+"""A lesson in JupyterLab: its figures follow the width of their container, and axe finds nothing in its widgets.
 
 A lesson (its live panel has the 1000 px Randomized response figure) runs in a notebook in JupyterLab at
 1366x768 with the left sidebar open: no figure reaches past the notebook's visible area, and the wide
-figure is re-rendered narrower by the kernel.  Skipped when JupyterLab is not installed.
+figure is re-rendered narrower by the kernel.  Then axe-core (WCAG 2.0/2.1 A and AA, as in
+``tests/e2e/test_axe_e2e.py``) runs on the lesson's output area, the explorer's widgets as JupyterLab shows
+them: zero violations.  JupyterLab's own chrome (menus, file browser, notebook toolbar) is upstream's and left out
+of the run.  One JupyterLab server for the module; without JupyterLab (a core dependency) or Chromium the tests
+skip, under CI they fail (:func:`tests.extras.missing`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import pytest
 
 from tests.e2e.conftest import free_port, require_chromium, served
 from tests.e2e.figures import FIGURES_JS, clipped, settle
+from tests.e2e.test_axe_e2e import OPTIONS, _axe, report
+from tests.extras import missing
 
 NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "lesson", "metadata": {}, "outputs": [],
@@ -28,7 +34,10 @@ NOTEBOOK = {
 def jupyterlab(tmp_path_factory):
     """Base URL of a JupyterLab server (no token, fresh settings) whose root holds ``lesson.ipynb``."""
     require_chromium()
-    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed")
+    try:
+        import jupyterlab  # noqa: F401
+    except ImportError:
+        missing("JupyterLab is needed for the JupyterLab tests: pip install jupyterlab")
     root = tmp_path_factory.mktemp("lab")
     (root / "lesson.ipynb").write_text(json.dumps(NOTEBOOK))
     settings = tmp_path_factory.mktemp("lab-settings")
@@ -62,24 +71,31 @@ def run_first_cell(page, attempts: int = 3) -> None:
     raise AssertionError("the notebook's cell never started running")
 
 
+def open_lesson(page, jupyterlab: str) -> None:
+    """Open ``lesson.ipynb`` in JupyterLab on ``page``, run its cell and wait for the lesson's figures.
+
+    Each test runs the cell again (the notebook's kernel stays between tests: the server is the module's)."""
+    page.goto(jupyterlab + "lab/tree/lesson.ipynb", timeout=120_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+    page.wait_for_selector(".jp-DirListing", timeout=60_000)        # the file browser is open beside it
+    # Run the cell once the kernel is idle.
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
+    run_first_cell(page)
+    try:
+        page.wait_for_selector(".explorer-lesson .jupyter-matplotlib", timeout=180_000)
+    except Exception:
+        print("cell output:", page.locator(".jp-Notebook .jp-Cell .jp-OutputArea").first.inner_text()[:2000])
+        raise
+
+
 def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(browser, jupyterlab, tmp_path):
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
     page.set_default_timeout(60_000)
     try:
-        page.goto(jupyterlab + "lab/tree/lesson.ipynb", timeout=120_000)
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-        page.wait_for_selector(".jp-DirListing", timeout=60_000)        # the file browser is open beside it
+        open_lesson(page, jupyterlab)
         sidebar = page.locator("#jp-left-stack").bounding_box()
         assert sidebar and sidebar["width"] > 150, sidebar
-        # Run the cell once the kernel is idle.
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)
-        run_first_cell(page)
-        try:
-            page.wait_for_selector(".explorer-lesson .jupyter-matplotlib", timeout=180_000)
-        except Exception:
-            print("cell output:", page.locator(".jp-Notebook .jp-Cell .jp-OutputArea").first.inner_text()[:2000])
-            raise
         started = time.monotonic()
         figures = settle(page, timeout_s=120)
         page.screenshot(path=str(tmp_path / "jupyterlab.png"))
@@ -99,6 +115,37 @@ def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(browser, jup
     except Exception:
         page.screenshot(path=str(tmp_path / "failure.png"))
         print(f"failure screenshot: {tmp_path / 'failure.png'}")
+        raise
+    finally:
+        context.close()
+
+
+#: Mark the output area that holds the explorer's lesson (axe's context: that element and what is inside it).
+MARK_OUTPUT_JS = """() => { const outputs = [...document.querySelectorAll('.jp-Notebook .jp-OutputArea-output')]
+  .filter(o => o.querySelector('.explorer-lesson'));
+  outputs.forEach(o => o.setAttribute('data-explorer-axe', 'lesson'));
+  return outputs.length; }"""
+
+
+def test_in_jupyterlab_the_lessons_widgets_have_no_axe_violations(browser, jupyterlab, tmp_path):
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        open_lesson(page, jupyterlab)
+        settle(page, timeout_s=120)
+        # The check question's answers, the controls, the figures' rows: all rendered and named by the bridge.
+        page.wait_for_selector(".jp-OutputArea-output .explorer-check-answer[role=radiogroup]", timeout=60_000)
+        assert page.evaluate(MARK_OUTPUT_JS) == 1
+        result = _axe().run(page, context={"include": [["[data-explorer-axe=lesson]"]]}, options=OPTIONS).response
+        print("axe passes:", sorted(rule["id"] for rule in result["passes"]),
+              "incomplete:", sorted(rule["id"] for rule in result["incomplete"]))
+        assert report(result) == [], "axe on the lesson's output in JupyterLab"
+        passed = {rule["id"] for rule in result["passes"]}           # the run saw the widgets: names, contrast
+        assert {"color-contrast", "label", "aria-allowed-attr"} <= passed, sorted(passed)
+    except Exception:
+        page.screenshot(path=str(tmp_path / "jupyterlab-axe.png"))
+        print(f"failure screenshot: {tmp_path / 'jupyterlab-axe.png'}")
         raise
     finally:
         context.close()

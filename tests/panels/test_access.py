@@ -176,3 +176,21 @@ def test_status_errors_are_alerts_and_valuetext_and_tables_in_words():
     assert "<caption>Deniability &lt;of each report&gt;</caption>" in html
     assert '<th scope="col">reported Y = v</th>' in html and '<th scope="row">b</th>' in html
     assert "<td>1.407</td>" in html and "<td>yes</td>" in html and "<td>–</td>" in html
+
+
+def test_every_radio_group_is_a_radiogroup_with_one_keyboard_behaviour():
+    # the bridge's JavaScript gives the group its keys (a shared name, or a roving tabindex): tests/e2e/test_keyboard_e2e.py
+    from explorer.panels.access import BRIDGE_ESM, PanelAccess
+
+    class _Bare:
+        _figures = ()
+
+    radios = widgets.RadioButtons(options=["a", "b"], description="Answer")
+    toggles = widgets.ToggleButtons(options=["x", "y"], description="Mode")
+    access = PanelAccess(_Bare(), widgets.VBox([radios, toggles]))
+    assert access.bridge.attrs(access.mark(radios)) == {"role": "radiogroup", "aria-label": "Answer",
+                                                        "data-explorer-group": "radio"}
+    assert access.bridge.attrs(access.mark(toggles)) == {"role": "radiogroup", "aria-label": "Mode",
+                                                         "data-explorer-group": "buttons"}
+    for words in ('kind === "radio"', 'kind === "buttons"', '"aria-checked"', '"tabindex"', "next.click()"):
+        assert words in BRIDGE_ESM
