@@ -360,8 +360,11 @@ RANGE_PATTERNS = {
     "int-range": r"^\s*([+-]?\d+)\s*[-:–]\s*([+-]?\d+)",
 }
 #: JavaScript's ``parseFloat`` and ``parseInt``: the number at the start of the text, the rest ignored.
-_PARSE_FLOAT = re.compile(r"\s*([+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))")
-_PARSE_INT = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|\d+)")
+#: Digits are ASCII only, as JavaScript's ``\d`` (Python's ``\d`` and ``float`` would read "٣" as 3); white
+#: space is Unicode's, as JavaScript's ``\s`` (a readout's typed spaces can be no-break spaces).
+_PARSE_FLOAT = re.compile(r"\s*([+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))")
+_PARSE_INT = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|[0-9]+)")
+_RANGE_REGEXES = {kind: re.compile(pattern.replace(r"\d", "[0-9]")) for kind, pattern in RANGE_PATTERNS.items()}
 
 
 def typed_range(widget: widgets.Widget) -> tuple[str, float, float] | None:
@@ -431,8 +434,8 @@ def typed_numbers(text: str, kind: str) -> tuple[float, ...] | None:
     if not kind.endswith("-range"):
         value = single(text)
         return None if value is None else (value,)
-    pattern = RANGE_PATTERNS.get(kind)
-    match = re.match(pattern, text) if pattern is not None else None
+    regex = _RANGE_REGEXES.get(kind)
+    match = regex.match(text) if regex is not None else None
     if match is None:
         return None
     values = (single(match.group(1)), single(match.group(2)))

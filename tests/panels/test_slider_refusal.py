@@ -102,7 +102,7 @@ def test_out_of_range_is_refused_in_words_and_the_slider_keeps_its_value(panel):
 
 def test_not_a_number_is_refused_in_words(panel):
     before = _values(panel)
-    for text in ("abc", "nan", "NaN", "", "   ", "−3"):                   # JavaScript's parseFloat: no number
+    for text in ("abc", "nan", "NaN", "", "   ", "−3", "٣"):              # JavaScript's parseFloat: no number
         assert _typed(panel, panel.epsilon, text) == (f"ε, the privacy parameter: {text!r} is not a number; "
                                                       "it stays 1.00.")
     assert _typed(panel, panel.band, "5 – 2") == "band: '5 – 2' is not two numbers, the lower first; it stays " \
@@ -124,7 +124,7 @@ def test_a_log_slider_and_range_sliders_compare_in_value_space(panel):
 def test_an_in_range_value_says_nothing_and_changes_nothing(panel):
     before = _values(panel)
     panel.status.info("ready")
-    for widget, text in ((panel.epsilon, "2.5"), (panel.k, "7.9"), (panel.p, "0.7 and more"),
+    for widget, text in ((panel.epsilon, "2.5"), (panel.k, "7.9"), (panel.p, "0.7 and more"), (panel.p, "\u00a00.7"),
                          (panel.epsilon, "10"), (panel.epsilon, "0")):
         assert _typed(panel, widget, text) == "ready"                    # the browser's slider takes it itself
     assert _values(panel) == before and not panel.status.is_error
