@@ -34,7 +34,13 @@ browser side applies them, and applies them again whenever ipywidgets, ipympl or
 * **changes are announced**: the status line is a ``role="status"`` region (``aria-live="polite"``; an error is
   inserted with ``role="alert"``), and the readouts a panel names with :meth:`~explorer.panels.base.Panel.announce`
   and the lessons' check feedback are ``aria-live="polite"``: the attribute is set on the widget's own element,
-  which persists while ipywidgets replaces its content on every update.
+  which persists while ipywidgets replaces its content on every update;
+* **a typed value out of range is refused in words**: a slider's readout can be typed in, and ipywidgets
+  clamps a typed 120 to the maximum, and puts back "abc", without a word.  The bridge's JavaScript refuses
+  such a value before ipywidgets sees it (the rules give each readout its kind and range), the slider keeps its
+  value, and the bridge tells the kernel (``{"event": "refused-typed-value", "class": ..., "text": ...}``),
+  which checks the message again and says why on the panel's status line (:meth:`PanelAccess.refuse_typed`,
+  in the words of the number boxes that check their range, :func:`~explorer.panels.controls.outside_range_words`).
 """
 
 from __future__ import annotations
@@ -52,8 +58,10 @@ import ipywidgets as widgets
 import pandas as pd
 import traitlets
 
+from explorer._validation import quote
 from explorer.panels._canvas import KernelOwnedState
 from explorer.panels._format import format_value
+from explorer.panels.controls import not_a_number_words, outside_range_words
 
 try:
     import anywidget
@@ -63,7 +71,8 @@ except ImportError:          # a declared dependency; without it nothing reaches
     _WidgetBase = widgets.DOMWidget
 
 __all__ = ["AriaBridge", "PanelAccess", "FigureAccess", "valuetext", "accessible_name", "accessible_table",
-           "LIVE_CLASS", "BRIDGE_ESM", "BRIDGE_CSS", "STATIC_RULES", "DEBOUNCE_SECONDS"]
+           "typed_range", "typed_numbers", "typed_refusal", "LIVE_CLASS", "BRIDGE_ESM", "BRIDGE_CSS", "STATIC_RULES",
+           "DEBOUNCE_SECONDS", "TYPED_EVENT", "MAX_TYPED_CHARS"]
 
 log = logging.getLogger("explorer.panels.access")
 
@@ -71,6 +80,10 @@ log = logging.getLogger("explorer.panels.access")
 LIVE_CLASS = "explorer-live"
 #: The descriptions are recomputed this long after the last frame a canvas sent (a drag sends many).
 DEBOUNCE_SECONDS = 0.25
+#: The bridge's message when it refused a value typed in a slider's readout.
+TYPED_EVENT = "refused-typed-value"
+#: A typed text longer than this is not read as a number (a client can send anything; the browser sends 200).
+MAX_TYPED_CHARS = 100
 _counter = itertools.count(1)
 
 #: The browser side: apply the kernel's attributes to the marked elements, again after every re-render.
@@ -167,7 +180,70 @@ function render({ model, el }) {
   const changed = () => apply(true);
   model.on("change:rules", changed);
   apply(true);
-  return () => { observer.disconnect(); model.off("change:rules", changed); };
+
+  // A value typed in a slider's readout: ipywidgets clamps one out of range to the nearest end and puts back one
+  // that is no number, without a word.  Here (capture phase on the document: before ipywidgets' own handlers)
+  // such a value is refused: the readout is emptied, so ipywidgets puts back the slider's value as it shows it
+  // (its "not a number" path; on blur, which ipywidgets does not handle, the text shown when the readout got
+  // the focus), and the kernel is told, to say why on the panel's status line.  The kernel's rules give the
+  // kind and range of each slider's readout (data-explorer-kind, -min, -max; a log slider's in value space).
+  const RANGES = {
+    "float-range": /^\s*([+-]?(?:\d*\.?\d+|\d+\.)(?:[eE][-:]?\d+)?)\s*[-:–]\s*([+-]?(?:\d*\.?\d+|\d+\.)(?:[eE][+-]?\d+)?)/,
+    "int-range": /^\s*([+-]?\d+)\s*[-:–]\s*([+-]?\d+)/,
+  };
+  const readoutRule = (node) => {
+    const rules = model.get("rules") || {};
+    let host = node.parentElement;
+    for (let depth = 0; host && depth < 4; depth += 1, host = host.parentElement) {
+      for (const cls of host.classList) {
+        const attrs = rules[cls] && rules[cls][".widget-readout"];
+        if (attrs && attrs["data-explorer-kind"]) return [cls, attrs];
+      }
+    }
+    return null;
+  };
+  const numbers = (text, kind) => {       // as ipywidgets reads the readout (parseFloat, parseInt, its regexes)
+    const one = kind.startsWith("int") ? (t) => parseInt(t) : (t) => parseFloat(t);
+    if (!kind.endsWith("-range")) return [one(text)];
+    const match = RANGES[kind] ? RANGES[kind].exec(text) : null;
+    return match ? [one(match[1]), one(match[2])] : null;
+  };
+  const refused = (text, attrs) => {
+    const low = Number(attrs["data-explorer-min"]), high = Number(attrs["data-explorer-max"]);
+    const values = numbers(text, attrs["data-explorer-kind"]);
+    if (values === null || values.some((v) => Number.isNaN(v))) return true;
+    if (values.some((v) => v < low || v > high)) return true;
+    return values.length === 2 && values[0] > values[1];
+  };
+  const isReadout = (node) => node instanceof Element && node.classList.contains("widget-readout");
+  const onFocus = (event) => { if (isReadout(event.target)) event.target.__explorerShown = event.target.textContent; };
+  const onTyped = (event) => {
+    const node = event.target;
+    if (event.__explorerSeen || !isReadout(node) || !node.isContentEditable) return;
+    if (event.type === "keydown" && event.key !== "Enter") return;
+    const found = readoutRule(node);
+    if (found === null) return;            // a slider of another panel (its own bridge), or none
+    event.__explorerSeen = true;
+    const text = node.textContent || "";
+    if (text === node.__explorerShown || !refused(text, found[1])) {        // untouched, or ipywidgets sets it
+      if (event.type === "keydown") setTimeout(() => { node.__explorerShown = node.textContent; }, 0);
+      return;
+    }
+    const shown = node.__explorerShown;
+    node.textContent = "";
+    setTimeout(() => { if (node.textContent === "" && shown !== undefined) node.textContent = shown; }, 0);
+    model.send({ event: "refused-typed-value", class: found[0], text: text.slice(0, 200) });
+  };
+  document.addEventListener("focusin", onFocus, true);
+  document.addEventListener("keydown", onTyped, true);
+  document.addEventListener("blur", onTyped, true);
+  return () => {
+    observer.disconnect();
+    model.off("change:rules", changed);
+    document.removeEventListener("focusin", onFocus, true);
+    document.removeEventListener("keydown", onTyped, true);
+    document.removeEventListener("blur", onTyped, true);
+  };
 }
 export default { render };
 """
@@ -331,6 +407,141 @@ def slider_text(widget: widgets.Widget) -> str:
 
 _SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider, widgets.SelectionSlider)
 _RANGE_SLIDERS = (widgets.IntRangeSlider, widgets.FloatRangeSlider, widgets.SelectionRangeSlider)
+
+
+# ====================================================================== typed values
+#: ipywidgets' own reading of a range slider's readout ("2.5 – 4"), the same patterns as in :data:`BRIDGE_ESM`.
+RANGE_PATTERNS = {
+    "float-range": r"^\s*([+-]?(?:\d*\.?\d+|\d+\.)(?:[eE][-:]?\d+)?)\s*[-:–]\s*([+-]?(?:\d*\.?\d+|\d+\.)(?:[eE][+-]?\d+)?)",
+    "int-range": r"^\s*([+-]?\d+)\s*[-:–]\s*([+-]?\d+)",
+}
+#: JavaScript's ``parseFloat`` and ``parseInt``: the number at the start of the text, the rest ignored.
+#: Digits are ASCII only, as JavaScript's ``\d`` (Python's ``\d`` and ``float`` would read "٣" as 3); white
+#: space is Unicode's, as JavaScript's ``\s`` (a readout's typed spaces can be no-break spaces).
+_PARSE_FLOAT = re.compile(r"\s*([+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))")
+_PARSE_INT = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|[0-9]+)")
+_RANGE_REGEXES = {kind: re.compile(pattern.replace(r"\d", "[0-9]")) for kind, pattern in RANGE_PATTERNS.items()}
+
+
+def typed_range(widget: widgets.Widget) -> tuple[str, float, float] | None:
+    """The kind of ``widget``'s typed readout and its range, in value space; None: it cannot be typed in.
+
+    The kind is how ipywidgets reads the text: ``"float"``, ``"int"``, ``"log"`` (a log slider: its range is
+    ``base ** min`` to ``base ** max``), ``"float-range"``, ``"int-range"``.  A selection slider's readout is
+    not editable.
+
+    Examples
+    --------
+    >>> typed_range(widgets.FloatLogSlider(min=-2, max=3))
+    ('log', 0.01, 1000.0)
+    >>> typed_range(widgets.IntRangeSlider(min=0, max=20))
+    ('int-range', 0.0, 20.0)
+    """
+    if isinstance(widget, (widgets.SelectionSlider, widgets.SelectionRangeSlider)) \
+            or not isinstance(widget, _SLIDERS + _RANGE_SLIDERS):
+        return None
+    if isinstance(widget, widgets.FloatLogSlider):
+        return "log", _power(widget.base, widget.min), _power(widget.base, widget.max)
+    kind = "int" if isinstance(widget, (widgets.IntSlider, widgets.IntRangeSlider)) else "float"
+    if isinstance(widget, _RANGE_SLIDERS):
+        kind += "-range"
+    return kind, float(widget.min), float(widget.max)
+
+
+def _power(base: float, exponent: float) -> float:
+    try:
+        return float(base) ** float(exponent)
+    except OverflowError:
+        return float("inf")
+
+
+def _js_number(value: float) -> str:
+    """A number as JavaScript's ``Number()`` reads it back exactly ("Infinity", not Python's "inf")."""
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    return repr(float(value))
+
+
+def _readout_limits(widget: widgets.Widget) -> dict[str, str | None]:
+    """The attributes that tell the bridge's JavaScript what a slider's readout accepts (none: not typed in)."""
+    limits = typed_range(widget)
+    if limits is None:
+        return {}
+    kind, low, high = limits
+    return {"data-explorer-kind": kind, "data-explorer-min": _js_number(low), "data-explorer-max": _js_number(high)}
+
+
+def typed_numbers(text: str, kind: str) -> tuple[float, ...] | None:
+    """The numbers ipywidgets reads in a slider's typed readout, as its JavaScript does; None: not a number.
+
+    ``parseFloat`` (``parseInt`` for an integer slider) reads the number at the start and ignores the rest;
+    a range slider's text is two numbers (:data:`RANGE_PATTERNS`).
+
+    Examples
+    --------
+    >>> typed_numbers("2.5", "float"), typed_numbers(" 120 km", "float"), typed_numbers("abc", "float")
+    ((2.5,), (120.0,), None)
+    >>> typed_numbers("7.9", "int"), typed_numbers("2 – 5", "float-range"), typed_numbers("nan", "float")
+    ((7.0,), (2.0, 5.0), None)
+    """
+    single = _parse_int if kind.startswith("int") else _parse_float
+    if not kind.endswith("-range"):
+        value = single(text)
+        return None if value is None else (value,)
+    regex = _RANGE_REGEXES.get(kind)
+    match = regex.match(text) if regex is not None else None
+    if match is None:
+        return None
+    values = (single(match.group(1)), single(match.group(2)))
+    return None if None in values else values  # type: ignore[return-value]
+
+
+def _parse_float(text: str) -> float | None:
+    match = _PARSE_FLOAT.match(text)
+    return float(match.group(1)) if match else None
+
+
+def _parse_int(text: str) -> float | None:
+    match = _PARSE_INT.match(text)
+    if match is None:
+        return None
+    sign, digits = match.groups()
+    value = int(digits, 16) if digits[:2].lower() == "0x" else int(digits)
+    return float(-value if sign == "-" else value)
+
+
+def typed_refusal(widget: widgets.Widget, text: str) -> str | None:
+    """Why a value typed in ``widget``'s readout is refused, in words; None when the slider would take it.
+
+    Not a number, or outside the slider's range (a log slider's in value space): the words name the slider
+    by its accessible name, quote the typed text (shortened) and say the value it keeps, as its readout shows
+    it.  The slider's value is not changed.
+
+    Examples
+    --------
+    >>> slider = widgets.FloatSlider(value=1.0, min=0, max=10, description="ε", readout_format=".2f")
+    >>> typed_refusal(slider, "120")
+    "ε: '120' is outside the range 0 to 10; it stays 1.00."
+    >>> typed_refusal(slider, "abc")
+    "ε: 'abc' is not a number; it stays 1.00."
+    >>> typed_refusal(slider, "2.5") is None
+    True
+    """
+    limits = typed_range(widget)
+    if limits is None:
+        return None
+    kind, low, high = limits
+    name = accessible_name(widget) or "the slider"
+    shown, kept = quote(text), _readout(widget, widget.value)
+    values = typed_numbers(text, kind) if len(text) <= MAX_TYPED_CHARS else None
+    pair = kind.endswith("-range")
+    if values is None or (pair and values[0] > values[1]):
+        return not_a_number_words(name, shown, kept, pair=pair)
+    if any(not low <= value <= high for value in values):
+        return outside_range_words(name, shown, low, high, kept)
+    return None
 _INPUTS = (widgets.Text, widgets.Textarea, widgets.IntText, widgets.FloatText, widgets.BoundedIntText,
            widgets.BoundedFloatText, widgets.Password, widgets.Combobox, widgets.ColorPicker, widgets.DatePicker)
 _SELECTS = (widgets.Dropdown, widgets.Select, widgets.SelectMultiple)
@@ -529,9 +740,12 @@ class PanelAccess:
     def __init__(self, panel: Any, root: widgets.Widget) -> None:
         self.bridge = AriaBridge()
         self.root = root
+        self.status = getattr(panel, "status", None)
         self.figures: list[FigureAccess] = []
         self.unnamed: list[widgets.Widget] = []
         self._marks: dict[int, str] = {}
+        self._sliders: dict[str, widgets.Widget] = {}      # class -> slider whose readout can be typed in
+        self.bridge.on_msg(self._on_message)
         self._build_figures(panel, root)
         self.scan(root)
         if isinstance(root, widgets.Box):
@@ -616,6 +830,7 @@ class PanelAccess:
             css_class = self._marks.pop(id(widget), None)
             if css_class is not None:
                 classes.append(css_class)
+                self._sliders.pop(css_class, None)
         if classes:
             self.bridge.rules = {key: value for key, value in self.bridge.rules.items() if key not in classes}
 
@@ -643,7 +858,9 @@ class PanelAccess:
         update()
         names = ["description", "tooltip", "placeholder"]
         if kind == "slider":
-            names += ["value", "min", "max", "options", "disabled"]
+            names += ["value", "min", "max", "base", "options", "disabled"]
+            if typed_range(widget) is not None:
+                self._sliders[css_class] = widget
         widget.observe(update, names=[n for n in names if widget.has_trait(n)])
         widget._explorer_aria_update = update     # words that read other controls: call it when they change
         return True
@@ -659,7 +876,8 @@ class PanelAccess:
             else:
                 put(css_class, ".noUi-handle", {"aria-label": name, "aria-valuetext": text})
             put(css_class, ".noUi-handle", {"aria-disabled": "true" if widget.disabled else None})
-            put(css_class, ".widget-readout", {"aria-label": f"{name}, typed value", "role": "textbox"})
+            put(css_class, ".widget-readout", {"aria-label": f"{name}, typed value", "role": "textbox",
+                                               **_readout_limits(widget)})
         elif kind == "input":
             put(css_class, "input, textarea", {"aria-label": name})
         elif kind == "select":
@@ -673,6 +891,44 @@ class PanelAccess:
                                 else "buttons"})
         else:
             put(css_class, "", {"aria-label": name})
+
+    # ------------------------------------------------------------------ typed values refused
+    def _on_message(self, _bridge: Any, content: Any, _buffers: Any) -> None:
+        """A message from the bridge's browser side (ipywidgets' ``on_msg``); never raises."""
+        try:
+            self.refuse_typed(content)
+        except Exception:
+            log.exception("aria bridge: a message from the browser could not be answered")
+
+    def refuse_typed(self, content: Any) -> str | None:
+        """Say on the status line why the browser refused a value typed in a slider's readout; returns the words.
+
+        ``content`` is the bridge's message ``{"event": TYPED_EVENT, "class": <the slider's class>, "text": <what
+        was typed>}``, checked again here as anything from a browser: a class that names no slider of this panel
+        is refused in words, the text is quoted shortened and read as a number only up to
+        :data:`MAX_TYPED_CHARS` characters.  The slider's value is never changed here (the browser kept it); a
+        text the kernel finds in range says nothing (the browser's slider takes such a value itself).
+        """
+        if not isinstance(content, dict) or content.get("event") != TYPED_EVENT:
+            log.warning("aria bridge: a message of an unknown kind from the browser was ignored")
+            return None
+        css_class, text = content.get("class"), content.get("text")
+        widget = self._sliders.get(css_class) if isinstance(css_class, str) else None
+        if widget is None or not isinstance(text, str):
+            words = (f"A value typed in the browser named no slider of this tab ({quote(css_class, 40)}); "
+                     "it was ignored.")
+        else:
+            words = typed_refusal(widget, text)
+        if words is not None:
+            self._say(words)
+        return words
+
+    def _say(self, words: str) -> None:
+        """Show ``words`` as an error on the panel's status line (the log when the panel has none)."""
+        if self.status is not None and callable(getattr(self.status, "error", None)):
+            self.status.error(words)
+        else:
+            log.info("aria bridge: %s", words)
 
     def slider_text(self, widget: widgets.Widget) -> str:
         """The ``aria-valuetext`` the bridge holds for ``widget``'s handle now."""

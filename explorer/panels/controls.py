@@ -15,16 +15,12 @@ import ipywidgets as widgets
 import traitlets
 
 from explorer.errors import ExplorerError, InvalidParameterError
+from explorer.panels._format import format_value
 from explorer.panels.status import StatusLine
 from explorer.state import EPSILON_MAX, EPSILON_MIN, EPSILON_STEP, AppState, check_shared_epsilon
 
 __all__ = ["RangedFloatText", "RangedIntText", "epsilon_slider", "epsilon_text", "epsilon_words", "parse_typed_epsilon", "state_view",
-           "typed_epsilon"]
-
-#: The sliders' own readout clamps a typed value to the range without a word (the browser's slider does it
-#: before the kernel sees the value), so it is read-only; the typed ε box beside it says what it refuses.
-EPSILON_CSS = ("<style>.explorer-epsilon-slider .widget-readout{pointer-events:none;"
-               "-webkit-user-modify:read-only;user-modify:read-only}</style>")
+           "typed_epsilon", "outside_range_words", "not_a_number_words"]
 
 
 def state_view(widget: widgets.ValueWidget, state: AppState, trait: str, status: StatusLine, *,
@@ -154,10 +150,11 @@ def epsilon_slider(state: AppState, status: StatusLine, *, description: str = "�
     """A slider that is a view of ``state.epsilon`` (the same range in every tab), with a typed ε box.
 
     The slider writes through the state's check; a refused value shows its words on
-    ``status`` and the slider goes back to the state's value (:func:`state_view`).  Its readout is
-    read-only (the browser would clamp a typed 120 to 10 without a word); ``slider.typed`` is a box to
-    type ε in (:func:`typed_epsilon`, None with ``typed=False``) and ``slider.row`` the slider and the box
-    side by side, what a tab lays out.
+    ``status`` and the slider goes back to the state's value (:func:`state_view`).  A value typed in its
+    readout out of range (120) or not a number is refused in words on the panel's status line, as in every
+    slider's readout (:mod:`explorer.panels.access`: the browser would clamp it to 10 without a word);
+    ``slider.typed`` is a box to type ε in (:func:`typed_epsilon`, None with ``typed=False``) and
+    ``slider.row`` the slider and the box side by side, what a tab lays out.
     """
     slider = widgets.FloatSlider(value=state.epsilon, min=EPSILON_MIN, max=EPSILON_MAX, step=EPSILON_STEP,
                                  description=description, continuous_update=False, readout_format=".2f",
@@ -165,7 +162,7 @@ def epsilon_slider(state: AppState, status: StatusLine, *, description: str = "�
                                  **({"style": style} if style is not None else {}))
     slider.add_class("explorer-epsilon-slider")
     slider.typed = typed_epsilon(state, status) if typed else None
-    slider.row = widgets.HBox([slider, *([slider.typed] if typed else []), widgets.HTML(EPSILON_CSS)],
+    slider.row = widgets.HBox([slider, *([slider.typed] if typed else [])],
                               layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
     slider._explorer_name = "ε, the privacy parameter" if description.strip() == "ε" else description
     slider._explorer_valuetext = epsilon_words      # aria-valuetext (explorer.panels.access; ipywidgets issue 2650)
@@ -187,7 +184,8 @@ class _Ranged:
 
     ipywidgets' bounded boxes clamp a typed 120 to their maximum in the browser, without a word, before
     the kernel sees it.  These boxes have no range in the browser; the kernel refuses a value out of range,
-    says so on the panel's status line ("k = 0 is outside the range 1 to 10,000,000: it stays 50.") and
+    says so on the panel's status line ("k: 0 is outside the range 1 to 10,000,000; it stays 50.",
+    :func:`outside_range_words`, the words of a slider's refused typed value too) and
     the box goes back to its last valid value.  ``min`` and ``max`` are traits, so a panel can move them
     and a configuration is checked against them like a bounded box's.
     """
@@ -213,8 +211,7 @@ class _Ranged:
             return value
         name = re.sub(r"<[^>]+>", "", str(self.description or "the value")).strip() or "the value"
         if self._status is not None:
-            self._status.error(f"{name} = {_number(value)} is outside the range {_number(self.min)} to "
-                               f"{_number(self.max)}: it stays {_number(self.value)}.")
+            self._status.error(outside_range_words(name, _number(value), self.min, self.max, _number(self.value)))
         return self.value
 
 
@@ -223,13 +220,43 @@ def _number(value: float) -> str:
     return f"{int(value):,}" if value.is_integer() else f"{value:,g}"
 
 
+def outside_range_words(name: str, shown: str, low: float, high: float, kept: str) -> str:
+    """The one sentence for a value refused because it lies outside its control's range (never clamped).
+
+    Said by the number boxes that check their range (:class:`RangedIntText`) and for a value typed in a
+    slider's readout (:mod:`explorer.panels.access`).  ``shown`` is the refused value as the message quotes
+    it, ``kept`` the value the control keeps, as it shows it; the range is in the tables' number format
+    (:func:`~explorer.panels._format.format_value`).
+
+    Examples
+    --------
+    >>> outside_range_words("ε, the privacy parameter", "'120'", 0.0, 10.0, "1.00")
+    "ε, the privacy parameter: '120' is outside the range 0 to 10; it stays 1.00."
+    """
+    return f"{name}: {shown} is outside the range {format_value(low)} to {format_value(high)}; it stays {kept}."
+
+
+def not_a_number_words(name: str, shown: str, kept: str, *, pair: bool = False) -> str:
+    """The sentence for a typed value that is not a number (``pair``: not two numbers, the lower first).
+
+    Examples
+    --------
+    >>> not_a_number_words("p", "'abc'", "0.50")
+    "p: 'abc' is not a number; it stays 0.50."
+    >>> not_a_number_words("range", "'5 – 2'", "2.00 to 5.00", pair=True)
+    "range: '5 – 2' is not two numbers, the lower first; it stays 2.00 to 5.00."
+    """
+    what = "two numbers, the lower first" if pair else "a number"
+    return f"{name}: {shown} is not {what}; it stays {kept}."
+
+
 class RangedIntText(_Ranged, widgets.IntText):
     """An integer box with a range the kernel checks (:class:`_Ranged`), in place of ``BoundedIntText``.
 
     >>> status = StatusLine()
     >>> box = RangedIntText(status=status, value=50, min=1, max=100, description="k")
     >>> box.value = 1000; box.value, status.message
-    (50, 'k = 1,000 is outside the range 1 to 100: it stays 50.')
+    (50, 'k: 1,000 is outside the range 1 to 100; it stays 50.')
     """
 
     min = traitlets.Int(0)

@@ -22,8 +22,9 @@ def test_typed_epsilon_120_and_k_0_are_refused_in_words(app_page, tmp_path):
     expect(status).to_contain_text("ε stays")
     expect(readout).to_have_text(before)                                   # not clamped to 10.00
     expect(typed).not_to_have_value("120", timeout=30_000)
-    # the slider's own readout is read-only: typing there would clamp without a word
-    assert readout.evaluate("e => getComputedStyle(e).pointerEvents") == "none"
+    # the slider's own readout can be typed in too: a value out of range is refused there in words
+    # (tests/e2e/test_slider_refusal_e2e.py), never clamped
+    assert readout.evaluate("e => e.isContentEditable && getComputedStyle(e).pointerEvents !== 'none'")
     k = panel.locator(".explorer-tc-k input")
     k.fill("0")
     k.press("Enter")

@@ -15,7 +15,7 @@ import pytest
 
 from explorer.core import datasets
 from explorer.panels.access import (LIVE_CLASS, AriaBridge, accessible_name, accessible_table, slider_text,
-                                    valuetext)
+                                    typed_range, valuetext)
 from explorer.panels.controls import epsilon_slider, epsilon_words
 from explorer.panels.registry import REGISTRY
 from explorer.panels.status import StatusLine
@@ -108,6 +108,11 @@ def test_every_control_of_every_panel_has_a_name_and_every_slider_its_value_in_w
                 selector = ".noUi-handle-lower" if "lower end" in str(bridge.rules[css]) else ".noUi-handle"
                 assert bridge.attrs(css, selector)["aria-valuetext"] == slider_text(widget), (key, widget.description)
                 assert bridge.attrs(css, selector)["aria-label"].startswith(accessible_name(widget))
+                limits = typed_range(widget)           # what its typed readout accepts (refused in words otherwise)
+                readout = bridge.attrs(css, ".widget-readout")
+                if limits is not None:
+                    assert (readout["data-explorer-kind"], float(readout["data-explorer-min"]),
+                            float(readout["data-explorer-max"])) == limits, (key, widget.description)
         # the status line is a live region (status role), the readouts named by the panel too
         assert "explorer-status" in panel.status.widget._dom_classes
         assert all(LIVE_CLASS in readout._dom_classes for readout in panel._readouts)

@@ -166,7 +166,7 @@ def test_forged_run_count_is_refused(panel):
     before = panel.runs.value
     panel.runs.value = 0                   # refused in words, never clamped
     assert panel.runs.value == before
-    assert panel.status.is_error and "Runs = 0 is outside the range 1 to 1,000" in panel.status.message
+    assert panel.status.is_error and "Runs: 0 is outside the range 1 to 1,000" in panel.status.message
 
 
 @pytest.mark.slow

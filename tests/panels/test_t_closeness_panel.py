@@ -118,7 +118,7 @@ def test_bad_inputs_keep_last_valid_state(panel):
     assert panel.status.is_error and "k must be <= the number of records (400), got 100000" in panel.status.message
     panel.k.value = 0
     assert panel.k.value == 100000                                 # refused in words, never clamped
-    assert panel.status.is_error and "k = 0 is outside the range 1 to 10,000,000: it stays 100,000." in \
+    assert panel.status.is_error and "k: 0 is outside the range 1 to 10,000,000; it stays 100,000." in \
         panel.status.message
     panel.quasi_identifiers.value = ()
     assert panel.status.is_error and "at least one quasi-identifier" in panel.status.message
