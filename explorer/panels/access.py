@@ -45,7 +45,6 @@ browser side applies them, and applies them again whenever ipywidgets, ipympl or
 
 from __future__ import annotations
 
-import asyncio
 import html
 import itertools
 import logging
@@ -62,6 +61,7 @@ from explorer._validation import quote
 from explorer.panels._canvas import KernelOwnedState
 from explorer.panels._format import format_value
 from explorer.panels.controls import not_a_number_words, outside_range_words
+from explorer.panels.tasks import Debounced
 
 try:
     import anywidget
@@ -641,7 +641,7 @@ class FigureAccess:
         for number, (view, toggle) in enumerate(zip(self.views, self.toggles)):
             access.bridge.put(f"explorer-data-table-{uid}-{number}", "", {"aria-label": f"Data table: {view.title}"})
         self.texts: list[str] = []
-        self._timer: asyncio.TimerHandle | None = None
+        self._later = Debounced(self.refresh, DEBOUNCE_SECONDS)
         listen = getattr(canvas, "add_frame_listener", None)
         if callable(listen):
             this = weakref.ref(self)
@@ -680,23 +680,7 @@ class FigureAccess:
 
     def schedule(self) -> None:
         """A frame went to the browser: recompute the words soon (debounced), or now without an event loop."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None:
-            self.refresh()
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = loop.call_later(DEBOUNCE_SECONDS, self._flush)
-
-    def _flush(self) -> None:
-        self._timer = None
-        try:
-            self.refresh()
-        except Exception:
-            log.exception("the text of a figure could not be updated")
+        self._later()
 
     # ------------------------------------------------------------------ tables
     def _fill_table(self, number: int) -> None:
