@@ -147,9 +147,8 @@ def apply_preheated_query(app: Any) -> None:
 
 
 #: Tabs a preheated kernel imports and builds before any visitor comes (``;``-separated titles): what a
-#: visitor opens first costs them neither the import (for Randomized response about 0.5 CPU-seconds, scipy's
-#: among them, about 14 MB per kernel) nor the build (about 0.5 CPU-seconds more, 5 MB per kernel); its
-#: widgets reach the page with the landing view's.
+#: visitor opens first costs them neither the import nor the build (for Randomized response about 0.5
+#: CPU-seconds, a few MB per kernel); its widgets reach the page with the landing view's.
 DEFAULT_PREHEAT_TABS = "Randomized response"
 PREHEAT_TABS_ENV = "EXPLORER_PREHEAT_TABS"
 

@@ -37,11 +37,11 @@ import math
 import numbers
 import warnings
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import special
 
 from explorer._validation import (
     check_distribution,
@@ -224,8 +224,8 @@ def inversion_estimate(matrix: Any, lambda_hat: ArrayLike) -> np.ndarray:
     Parameters
     ----------
     matrix : array_like (r, r), GRRMatrix or KroneckerMatrix
-        The RR matrix.  A dense matrix is solved by LU factorization (``scipy.linalg.lu_factor``,
-        with LAPACK's condition-number estimate); the structured ones in closed form, factor by
+        The RR matrix.  A dense matrix is solved by LU factorization (``numpy.linalg.solve``,
+        with numpy's 1-norm condition number); the structured ones in closed form, factor by
         factor.
     lambda_hat : array_like, shape (r,) or (r, k)
         The observed report distribution (or several, as columns; dense and GRR only).
@@ -765,7 +765,10 @@ def chi2_factor(n_categories: int, alpha: float = 0.05) -> float:
     """
     r = check_int(n_categories, "n_categories", minimum=1)
     alpha = check_probability(alpha, "alpha", allow_zero=False, allow_one=False)
-    return float(special.chdtri(1, alpha / r))     # chi2.isf(alpha / r, 1), without importing scipy.stats
+    # chi2.isf(q, 1) = z^2 with z the standard normal's q/2 quantile (a chi-square with one degree of freedom is
+    # a squared standard normal); the stdlib's quantile keeps scipy out of the tabs that only need this
+    z = NormalDist().inv_cdf(alpha / r / 2)
+    return float(z * z)
 
 
 def error_bounds(lambda_hat: ArrayLike, n: int, alpha: float = 0.05) -> ErrorBounds:

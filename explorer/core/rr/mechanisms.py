@@ -40,7 +40,6 @@ from typing import Any, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import linalg
 
 from explorer._validation import (
     ROW_SUM_TOLERANCE,
@@ -104,17 +103,17 @@ class IllConditionedMatrixWarning(UserWarning):
 
 
 def _solve_transpose(p: np.ndarray, lam: np.ndarray) -> np.ndarray:
-    """(P^T)^-1 lam by one LU factorization, refusing a singular P and warning on an ill-conditioned one.
+    """(P^T)^-1 lam by LAPACK's LU solver (numpy's ``solve``), refusing a singular P and warning on an
+    ill-conditioned one.
 
-    The condition number is LAPACK's 1-norm estimate from the same factorization (``gecon``), so the
-    check costs O(r^2) beside the O(r^3) factorization, not a singular value decomposition.
+    The condition number is numpy's 1-norm one, ``||A||_1 ||A^-1||_1`` (infinite for an exactly singular
+    matrix): the dense matrices solved here are small (a tab's attribute, a cluster of at most a few hundred
+    combinations), and numpy alone keeps scipy out of the tabs that only solve one (scipy's import costs a
+    kernel about 25 MB).
     """
     a = np.ascontiguousarray(p.T)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", linalg.LinAlgWarning)      # an exact zero pivot: rcond is 0 below
-        lu, pivots = linalg.lu_factor(a, check_finite=False)
-    rcond, _ = linalg.lapack.dgecon(lu, np.linalg.norm(a, 1), norm="1")
-    condition = 1.0 / rcond if rcond > 0 else math.inf
+    with np.errstate(all="ignore"):
+        condition = float(np.linalg.cond(a, 1))
     if not condition <= SINGULAR_CONDITION:
         raise SingularMatrixError("the RR matrix is singular (its rows are linearly dependent, as under perfect "
                                   "secrecy): Eq. (2) cannot be applied")
@@ -123,7 +122,7 @@ def _solve_transpose(p: np.ndarray, lam: np.ndarray) -> np.ndarray:
             f"the RR matrix is ill-conditioned (condition number {condition:.3g}): "
             "the inversion estimate amplifies sampling noise; consider method='ibu'",
             IllConditionedMatrixWarning, stacklevel=4)
-    return linalg.lu_solve((lu, pivots), lam, check_finite=False)
+    return np.linalg.solve(a, lam)
 
 
 # --------------------------------------------------------------------------- structured matrices
