@@ -18,7 +18,9 @@ FIGURES_JS = r"""
     const area = (e.closest('.widget-tab-contents, .lm-TabPanel-stackedpanel, .jp-Notebook') || document.documentElement)
       .getBoundingClientRect();
     const id = [...e.classList].find(k => /^explorer-fit-[0-9a-f]+$/.test(k)) || '';
-    return {id, design: parseFloat(e.style.width) || 0, rendered: canvas.width / window.devicePixelRatio,
+    const fitted = ([...e.classList].find(k => /^explorer-fitted-\d+-\d+$/.test(k)) || '').split('-').slice(2).map(Number);
+    return {id, fitted: fitted.length === 2 ? fitted : null,
+            design: parseFloat(e.style.width) || 0, rendered: canvas.width / window.devicePixelRatio,
             box: [b.left, b.right, b.top, b.bottom], canvas: [c.left, c.right, c.width, c.top, c.bottom],
             area: [area.left, Math.min(area.right, document.documentElement.clientWidth)]};
   })
@@ -32,23 +34,33 @@ TAB_TEXT_JS = r"""
 """
 
 
-def settle(page, timeout_s: float = 90.0, quiet_polls: int = 4, poll_ms: int = 750) -> list[dict]:
-    """Wait until the shown tab has loaded and its figures stop changing size; return the figures."""
+def followed(figure: dict) -> bool:
+    """Whether a figure has followed its box: the kernel fitted it for the box's present width and the canvas is
+    the width the kernel rendered (``explorer-fitted-<box>-<rendered>``, set by ``ExplorerCanvas.fit_width``), and
+    drawn.  A figure that does not follow its container (no ``explorer-fit-`` id) counts as followed once drawn."""
+    drawn = figure["canvas"][4] - figure["canvas"][3] >= 50
+    if not figure["id"]:
+        return drawn
+    if figure["fitted"] is None:
+        return False
+    box, rendered = figure["fitted"]
+    return drawn and abs(figure["box"][1] - figure["box"][0] - box) <= 1.5 and abs(figure["rendered"] - rendered) <= 1
+
+
+def settle(page, timeout_s: float = 90.0, quiet_polls: int = 6, poll_ms: int = 250) -> list[dict]:
+    """Wait until the shown tab has loaded and its figures have followed their boxes (:func:`followed`), with
+    nothing changing for ``quiet_polls`` polls; return the figures (as they are at the timeout otherwise)."""
     deadline = time.monotonic() + timeout_s
     last, same = None, 0
     figures: list[dict] = []
     while time.monotonic() < deadline:
         figures = page.evaluate(FIGURES_JS)
         text = page.evaluate(TAB_TEXT_JS)
-        signature = (text, tuple((round(f["rendered"]), round(f["box"][1] - f["box"][0])) for f in figures))
-        # A figure the browser scales down may still be waiting for the kernel's re-render: wait longer.  So may
-        # a canvas not drawn yet, or one narrower than both its design width and its box (the kernel renders at
-        # least that wide: a re-render at the wider width is on its way, slow on a busy machine).
-        scaled = any(f["canvas"][2] < f["rendered"] - 1 or f["canvas"][4] - f["canvas"][3] < 50
-                     or f["rendered"] < min(f["design"], f["box"][1] - f["box"][0]) - 2 for f in figures)
-        if signature == last and not text.endswith("loading"):
+        signature = (text, tuple((f["id"], round(f["rendered"]), round(f["box"][1] - f["box"][0]), f["fitted"])
+                                 for f in figures))
+        if signature == last and not text.endswith("loading") and all(followed(f) for f in figures):
             same += 1
-            if same >= (3 * quiet_polls if scaled else quiet_polls):
+            if same >= quiet_polls:
                 return figures
         else:
             last, same = signature, 0
