@@ -209,3 +209,23 @@ def test_a_layout_a_panel_switched_off_is_run_again_for_the_new_width_then_left_
     # the panel's blitting keeps a background of the narrower frame
     canvas.draw()
     assert panel.blitter.background.get_extents()[2] == canvas.get_width_height(physical=True)[0]
+
+
+def test_the_browser_is_told_only_the_width_found_and_what_it_was_fitted_for(monkeypatch):
+    """The widths fit_width tries are laid out in the kernel alone: one resize message reaches the browser, at
+    the width found; the class explorer-fitted-<box>-<width> says which box width it answers (browser tests
+    wait for it, tests/e2e/figures.py)."""
+    figure, canvas = make_figure(6.0, 3.0)
+    axes = figure.add_subplot()
+    axes.set_ylabel("a long label on the y axis, so that a narrow width cuts it")
+    axes.set_yticks([0, 1], ["a long tick label", "another long tick label"])
+    sent = []
+    monkeypatch.setattr(canvas.manager, "_send_event", lambda kind, **kw: sent.append((kind, kw.get("size"))))
+    canvas.fit_width(200)                                 # under the smallest width: clamped, then widened
+    resizes = [size for kind, size in sent if kind == "resize"]
+    assert len(resizes) == 1 and round(resizes[0][0]) == _width(canvas)
+    assert f"explorer-fitted-200-{_width(canvas)}" in canvas._dom_classes
+    canvas.fit_width(210)                                 # the same width found: the class follows the box only
+    assert [c for c in canvas._dom_classes if c.startswith("explorer-fitted-")] == [
+        f"explorer-fitted-210-{_width(canvas)}"]
+    assert len([kind for kind, _ in sent if kind == "resize"]) == 1
