@@ -15,7 +15,11 @@ at 100 dpi: 1000 x 660 px), whose epsilon slider is the app's most frequent redr
   panel with the canvas's fast path on and off, alternated, with a browser view
   attached and before one attaches (ipympl then also keeps a data URL of the frame);
 * drawing the heatmaps' cell values in a blitted move, as cached bitmaps
-  (:class:`~explorer.plotting.randomized_response.CachedText`) and as plain Text.
+  (:class:`~explorer.plotting.randomized_response.CachedText`) and as plain Text;
+* fitting every figure of the app to a phone's column (246 CSS px) and to a 700 px one
+  (:meth:`~explorer.panels._canvas.ExplorerCanvas.fit_width`, what a narrow window costs the kernel), measuring each
+  width tried with two layout passes (the explorer's way) and with the layout and Agg draw it used before (the
+  baseline), alternated; the widths found must be the same.
 """
 
 from __future__ import annotations
@@ -172,6 +176,68 @@ def text_benchmark(panel, quick: bool) -> None:
           f"ratio {results['Text'] / results['CachedText']:.1f}x")
 
 
+def fit_benchmark(quick: bool) -> None:
+    """Fit every figure of the app to narrow columns, measured the explorer's way and the former way."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from explorer.app import build_app
+    from explorer.panels import _canvas
+    from explorer.panels._resize import figure_sizer
+
+    def former_overflow(self) -> float:                  # a layout without rendering, then an Agg draw
+        import warnings
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+            self.figure.draw_without_rendering()
+            FigureCanvasAgg.draw(self)
+        box = self.figure.get_tightbbox(self.get_renderer())
+        inches = max(0.0, -box.x0) + max(0.0, box.x1 - self.figure.get_figwidth())
+        self._overflow_last = inches * self.figure.dpi / self.device_pixel_ratio
+        self._measured_width = self.get_width_height(physical=False)[0]
+        return self._overflow_last
+
+    app = build_app()
+    for title in ("What does ε mean?", "Randomized response", "t-closeness", "Permutation", "Dominance",
+                  "Multi-attribute RR"):
+        app.panel(title)
+    canvases = list(figure_sizer()._canvases.values())
+    widths = (246,) if quick else (246, 700)
+    explorer_way = _canvas.ExplorerCanvas._overflow
+    for canvas in canvases:                # a first fit lays out figures never drawn yet: not what is compared
+        canvas.fit_width(widths[0])
+        canvas._fit_request = None
+        canvas.fit_width(10_000)
+    print(f"\n## Fitting all {len(canvases)} figures of the app to a column (fit_width), seconds of one core")
+    for width in widths:
+        found, seconds = {}, {"two layouts (explorer)": [], "layout + Agg draw (before)": []}
+        for _ in range(1 if quick else 2):
+            for name, overflow in (("layout + Agg draw (before)", former_overflow),
+                                   ("two layouts (explorer)", explorer_way)):
+                _canvas.ExplorerCanvas._overflow = overflow
+                try:
+                    start = time.perf_counter()
+                    for canvas in canvases:
+                        canvas._fit_request = None
+                        canvas._design_overflow = None
+                        canvas.fit_width(width)
+                    seconds[name].append(time.perf_counter() - start)
+                finally:
+                    _canvas.ExplorerCanvas._overflow = explorer_way
+                found[name] = [canvas.get_width_height(physical=False)[0] for canvas in canvases]
+                for canvas in canvases:                    # back to the design width for the next round
+                    canvas._fit_request = None
+                    canvas.fit_width(10_000)
+        gaps = [abs(a - b) for a, b in zip(found["two layouts (explorer)"], found["layout + Agg draw (before)"])]
+        before, now = (statistics.median(seconds[k]) for k in ("layout + Agg draw (before)", "two layouts (explorer)"))
+        # A constrained layout starts from where the axes are: after the warm-up fit, both ways start alike.
+        print(f"column {width} px: before {before:.2f} s, explorer {now:.2f} s, ratio {before / now:.2f}x; "
+              f"widths found: {sum(g == 0 for g in gaps)} of {len(gaps)} the same, the largest gap {max(gaps)} px")
+        for canvas, gap, a, b in zip(canvases, gaps, found["two layouts (explorer)"], found["layout + Agg draw (before)"]):
+            if gap:
+                title = canvas.figure.axes[0].get_title() if canvas.figure.axes else ""
+                print(f"  not the same: {canvas.design_size[0]} px figure '{title[:50]}': explorer {a} px, before {b} px")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer frames and moves")
@@ -196,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         encoder_benchmark(panel, args.quick)
         move_benchmark(panel, args.quick)
         text_benchmark(panel, args.quick)
+        fit_benchmark(args.quick)
         print(f"# load average {os.getloadavg()[0]:.2f} at the end (the machine is shared: times are inflated "
               "by load; the ratios are measured side by side)")
     if args.out:

@@ -4,8 +4,8 @@
   ``slow``: a test or its module's fixtures take more than a few seconds, and every notebook that
   nbmake executes (``--nbmake`` in ``addopts``).  ``pytest -m "not slow and not e2e"`` is the fast tier.
 - **Parallel by default.**  ``pytest`` run on the whole suite (no path given, so on ``testpaths``)
-  uses pytest-xdist with up to four workers, ``--dist loadgroup``: the browser tests run on one worker,
-  one at a time, so the session's server and browser start once.  A path given on
+  uses pytest-xdist with up to four workers, ``--dist loadgroup``: each browser test module runs whole on one
+  worker, the modules spread over the workers, and each worker starts the session's server and browser once.  A path given on
   the command line runs in this process; ``-n 0`` or ``-p no:xdist`` run anything in this process
   (``--pdb`` too); ``-n N`` chooses the number of workers.
 - **Optional parts.**  A test that needs something outside the test extra (the docs extra, nginx,
@@ -69,11 +69,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
         if _is_e2e(item):
             item.add_marker(pytest.mark.e2e)
-            # every browser test on one worker, one at a time beside the unit tests: two browsers and their
-            # servers at once on two cores let figures be caught mid-redraw (seen at load 8-12); the
-            # session's explorer_server and browser start once
+            # a browser test module runs whole on one worker (its module fixtures start once), and the modules
+            # spread over the workers; each worker starts the session's explorer_server and browser once.  Tests
+            # wait for figures by what the kernel says it fitted (tests/e2e/figures.py, settle), not for a quiet
+            # time, so a busy machine slows them down without catching a figure mid-redraw.
             if grouped and item.get_closest_marker("xdist_group") is None:
-                item.add_marker(pytest.mark.xdist_group("e2e"))
+                item.add_marker(pytest.mark.xdist_group(f"e2e-{item.path.stem}"))
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -408,17 +408,18 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
     def _overflow(self) -> float:
         """How far (CSS pixels) the laid-out figure reaches past its left and right edges.
 
-        The figure is laid out twice, as the draw that follows does (``draw_without_rendering``: the constrained
-        layout runs and the ticks follow the new size; then the layout again), without rasterizing: the text's
-        extents come from the Agg renderer, and nothing is drawn or sent to the browser.  The widths found are the
-        ones a full Agg draw gave, in about 85 % of its time."""
+        The constrained layout is run twice, as the two draws of a fit used to run it (a layout without rendering,
+        then the Agg draw for the browser), and nothing is drawn: the ticks follow the new size and the text's
+        extents are measured by the Agg renderer.  The widths found are the ones those two draws gave, in about
+        60 % of their time, and nothing is sent to the browser."""
         if not isinstance(self.figure.get_layout_engine(), ConstrainedLayoutEngine):
             self.figure.set_layout_engine("constrained")   # a panel's draw handler may have switched it off
         with warnings.catch_warnings():                    # too narrow for the layout: measured as overflow
             warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
-            self.figure.draw_without_rendering()           # a first layout: the ticks follow the new size
-            if self.figure.axes:                           # the second layout, as the browser's draw runs it
-                self.figure.get_layout_engine().execute(self.figure)
+            if self.figure.axes:                           # as Figure.draw: no axes, no layout
+                engine = self.figure.get_layout_engine()
+                engine.execute(self.figure)                # ticks and tick labels follow the new size
+                engine.execute(self.figure)                # the second pass places the axes for them
         box = self.figure.get_tightbbox(self.get_renderer())
         inches = max(0.0, -box.x0) + max(0.0, box.x1 - self.figure.get_figwidth())
         self._overflow_last = inches * self.figure.dpi / self.device_pixel_ratio
