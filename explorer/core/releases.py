@@ -52,7 +52,7 @@ from explorer.references import cite
 
 __all__ = ["RELEASE_COLUMNS", "DATA_FILE", "ReleaseReading", "releases", "find_release", "release_label",
            "zcdp_to_epsilon", "zcdp_to_epsilon_tight", "zcdp_delta", "compose", "belief_text", "max_posterior", "posterior_bounds", "belief_curves", "read_release",
-           "release_lines"]
+           "release_lines", "NO_QUOTED_EPSILON", "quotes_no_epsilon"]
 
 #: The data file shipped with the package (UTF-8 CSV with a header).
 DATA_FILE = Path(__file__).resolve().parent / "data" / "releases.csv"
@@ -102,9 +102,9 @@ def releases() -> pd.DataFrame:
     Examples
     --------
     >>> table = releases()
-    >>> row = table.set_index("key").loc["apple-quicktype"]
+    >>> row = table.set_index("key").loc["google-symptoms"]
     >>> float(row["epsilon"]), row["unit"], row["model"]
-    (16.0, 'user-day', 'local')
+    (1.68, 'user-day', 'central')
     >>> len(table) >= 12
     True
     """
@@ -114,8 +114,8 @@ def releases() -> pd.DataFrame:
 def release_label(row: Mapping[str, Any]) -> str:
     """``"Organisation: name"``, how a release is named in the view.
 
-    >>> release_label({"organisation": "Apple", "name": "Emoji suggestions"})
-    'Apple: Emoji suggestions'
+    >>> release_label({"organisation": "Google", "name": "COVID-19 Vaccination Search Insights"})
+    'Google: COVID-19 Vaccination Search Insights'
     """
     return f"{row['organisation']}: {row['name']}"
 
@@ -424,6 +424,20 @@ def _quoted_from(quoted: float, simple: float, tight: float | None) -> str:
     return ""
 
 
+#: How a zCDP row's notes begin when its source quotes no epsilon (its ``epsilon`` is then the simple bound).
+NO_QUOTED_EPSILON = "The source quotes no ε."
+
+
+def quotes_no_epsilon(row: Mapping[str, Any]) -> bool:
+    """Whether a zCDP row's source quotes no epsilon: its notes begin with :data:`NO_QUOTED_EPSILON`, and its
+    ``epsilon`` is then the simple-bound conversion of its rho at its delta.
+
+    >>> quotes_no_epsilon(find_release("census-2020-ddhc-a")), quotes_no_epsilon(find_release("wikimedia-pageviews"))
+    (True, False)
+    """
+    return str(row.get("notes") or "").startswith(NO_QUOTED_EPSILON)
+
+
 def release_lines(reading: ReleaseReading) -> dict[str, str]:
     """The reading in words, one sentence (or two) per model; :func:`read_release` fills ``reading.lines``."""
     row, eps = reading.release, reading.epsilon
@@ -432,12 +446,13 @@ def release_lines(reading: ReleaseReading) -> dict[str, str]:
                          f"unit: {row['unit']}; period: {row['period']}; {model} model.")}
     if definition == "zcdp":
         simple, tight, quoted = reading.converted_epsilon, reading.tight_epsilon, float(row["epsilon"])
+        said = ("the source quotes no ε, so the table lists the simple bound" if quotes_no_epsilon(row) else
+                f"the source quotes ε = {_num(quoted, 4)}{_quoted_from(quoted, simple, tight)}")
         lines["conversion"] = (
             f"ρ-zCDP with ρ = {_num(row['rho'], 4)} gives (ε, δ)-DP at δ = {_delta(row['delta'])} with "
             f"ε = ρ + 2·sqrt(ρ·ln(1/δ)) = {_num(simple, 4)} (the simple bound of Bun and Steinke, 2016), or with "
-            f"ε = {_num(tight, 4)} by the tighter conversion of Canonne, Kamath and Steinke (2020); the source quotes "
-            f"ε = {_num(quoted, 4)}{_quoted_from(quoted, simple, tight)}. The models here read the simple bound, "
-            f"ε = {_num(eps, 4)}, as the pure-ε part, and leave δ aside.")
+            f"ε = {_num(tight, 4)} by the tighter conversion of Canonne, Kamath and Steinke (2020); {said}. The "
+            f"models here read the simple bound, ε = {_num(eps, 4)}, as the pure-ε part, and leave δ aside.")
     elif definition == "approximate":
         lines["conversion"] = (
             f"(ε, δ)-DP with δ = {_delta(row['delta'])}: every probability may exceed e^ε times its neighbour's "
@@ -521,11 +536,11 @@ def read_release(row_or_name: Any, prior: ArrayLike | None = None, *, periods: i
 
     Examples
     --------
-    >>> reading = read_release("apple-quicktype")
-    >>> reading.epsilon, reading.local, reading.composed_epsilon
-    (16.0, True, 112.0)
+    >>> reading = read_release("google-symptoms")
+    >>> reading.epsilon, reading.local, round(reading.composed_epsilon, 2)
+    (1.68, False, 11.76)
     >>> reading.lines["odds"].split(";")[0]
-    'Any ε-DP release: seeing it can multiply the odds between two hypotheses about one privacy unit, a user-day, by at most e^ε = 8,886,111'
+    'Any ε-DP release: seeing it can multiply the odds between two hypotheses about one privacy unit, a user-day, by at most e^ε = 5.366'
     >>> round(read_release("wikimedia-pageviews").epsilon, 4)
     0.9984
     """
