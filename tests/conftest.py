@@ -85,25 +85,3 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"skipped under CI, where nothing may be skipped: {reason}"
-
-
-#: A made-up local release, for the tests of the local model's readings in the views: no release of the shipped
-#: table is local today (none could be verified at its publication, docs/releases.md), so the fixture below adds
-#: this one to the table for one test. An illustration, never shipped in the data file.
-LOCAL_TEST_ROW = {"key": "example-local", "organisation": "Example", "name": "a local release (made up for the tests)",
-                  "epsilon": 4.0, "delta": 0.0, "rho": float("nan"), "definition": "pure", "unit": "user-day",
-                  "period": "per day", "renews": "day", "model": "local", "source": "none: an illustration",
-                  "address": "https://example.org/local-release", "verified_in": "https://example.org/local-release",
-                  "checked": "2026-11-26", "notes": "Made up for the tests."}
-
-
-@pytest.fixture
-def local_release(monkeypatch: pytest.MonkeyPatch) -> str:
-    """The key of :data:`LOCAL_TEST_ROW`, added at the end of the releases table for this test only."""
-    import pandas as pd
-
-    from explorer.core import releases as module
-
-    table = pd.concat([module._table(), pd.DataFrame([LOCAL_TEST_ROW])], ignore_index=True)
-    monkeypatch.setattr(module, "_table", lambda: table)
-    return LOCAL_TEST_ROW["key"]

@@ -11,20 +11,14 @@ import pytest
 
 from explorer.core.epsilon_meaning import read_epsilon
 from explorer.core.releases import (DATA_FILE, RELEASE_COLUMNS, compose, find_release, max_posterior,
-                                    quotes_no_epsilon, read_release, release_label, releases, zcdp_delta,
+                                    rappor_epsilon, read_release, release_label, releases, zcdp_delta,
                                     zcdp_to_epsilon, zcdp_to_epsilon_tight)
-from explorer.errors import InvalidParameterError
+from explorer.errors import ExplorerTypeError, InvalidParameterError
 
 TABLE = releases()
 
-#: No release in the table is local today (none could be verified at its publication; docs/releases.md says what
-#: was searched), so the local model's readings are tested on this made-up row, passed as a mapping: an
-#: illustration, not a deployment, and never shipped in the data file.
-LOCAL_ROW = {"key": "example-local", "organisation": "Example", "name": "a local release (made up for the tests)",
-             "epsilon": 4.0, "delta": 0.0, "definition": "pure", "unit": "user-day", "period": "per day",
-             "renews": "day", "model": "local", "source": "none: an illustration",
-             "address": "https://example.org/local-release", "verified_in": "https://example.org/local-release",
-             "checked": "2026-11-26", "notes": "Made up for the tests."}
+#: The table's only local release: Chrome's RAPPOR, its parameters read in Chromium's source code.
+RAPPOR = "google-chrome-rappor"
 
 
 def test_the_table_is_utf8_csv_with_a_header_and_at_least_twelve_rows():
@@ -97,20 +91,90 @@ def test_census_2020_redistricting_row_as_read_at_its_sources():
     assert row["address"] == "https://github.com/uscensusbureau/DAS_2020_Redistricting_Production_Code"
 
 
-def test_census_2020_detailed_dhc_a_row_is_the_production_code_s_sum_of_budgets():
-    row = find_release("census-2020-ddhc-a")
-    assert (row["organisation"], row["model"], row["definition"], row["renews"]) == (
-        "US Census Bureau", "central", "zcdp", "")
-    # configs/safetab-p/NMFv7-2020/config.json: level 1 (usa, state, county, tract, place, aiannh), then level 2;
-    # safetab_p_analytics.py: total_budget_value = sum(budget_floats.values()) over the United States entries.
-    level_1, level_2 = (0.008, 0.008, 0.008, 0.008, 0.008, 0.0), (2.134, 2.134, 0.159, 0.159, 0.159, 0.159)
-    assert row["rho"] == pytest.approx(sum(level_1) + sum(level_2), abs=1e-12) and row["rho"] == 4.944
-    assert 4 * row["rho"] == pytest.approx(19.776)          # the registry's figure, under change-one neighbours
-    # the code sets no delta: the row borrows the redistricting production delta and lists the simple bound
-    assert row["delta"] == 1e-10 and row["notes"].startswith("The source quotes no ε.")
-    assert row["epsilon"] == round(zcdp_to_epsilon(4.944, 1e-10), 4) == 26.2831
-    line = read_release("census-2020-ddhc-a").lines["conversion"]
-    assert "the source quotes no ε, so the table lists the simple bound" in line and "source quotes ε =" not in line
+def test_chrome_rappor_row_as_read_in_chromium_s_source_code():
+    row = find_release(RAPPOR)
+    assert (row["organisation"], row["model"], row["definition"], row["delta"], row["renews"]) == (
+        "Google", "local", "pure", 0.0, "")
+    # rappor_parameters.h: NORMAL_NOISE = {fake 50%, fake one 50%, one coin 75%, zero coin 25%}, and
+    # UMA_RAPPOR_TYPE = {128 cohorts, 4 Bloom filter bytes, 2 hash functions, NORMAL_NOISE}: f, p, q, h below.
+    for quoted in ("This corresponds to the F privacy parameter", "This corresponds to the Q privacy parameter",
+                   "This corresponds to the P privacy parameter", "PROBABILITY_75 one coin", "PROBABILITY_25 zero coin",
+                   "2 hash functions, NORMAL_NOISE", "https://clients4.google.com/rappor"):
+        assert quoted in row["notes"], quoted
+    eps = rappor_epsilon(0.5, 0.25, 0.75, 2)
+    assert row["epsilon"] == round(eps.permanent, 4) == round(4 * math.log(3), 4) == 4.3944
+    assert round(eps.one_report, 4) == 2.0433 and "2.0433" in row["notes"]
+    assert row["address"] == row["verified_in"] and row["verified_in"].startswith(
+        "https://github.com/bloomberg/chromium.bb/blob/") and row["verified_in"].endswith(
+        "components/rappor/public/rappor_parameters.h")
+    assert "Erlingsson, Pihur and Korolova (2014)" in row["source"]
+    assert row["unit"] == "a Chrome client's value of one metric" and "memoized" in row["period"]
+
+
+def _rappor_brute_force(f, p, q, h, m):
+    """Both epsilons of RAPPOR by enumeration, with no per-bit formula: the transition matrices of the permanent
+    and the instantaneous randomized responses over all 2^m Bloom filters of m bits (Kronecker products of the
+    per-bit 2 x 2 matrices), a report's distribution as their product, and the largest log-likelihood ratio over
+    every pair of filters a value can set (1 to h bits) and every outcome."""
+    permanent = np.array([[1 - f / 2, f / 2], [f / 2, 1 - f / 2]])        # row: true bit, column: B'
+    instantaneous = np.array([[1 - p, p], [1 - q, q]])                     # row: B', column: reported bit
+    perm, inst = np.ones((1, 1)), np.ones((1, 1))
+    for _ in range(m):
+        perm, inst = np.kron(perm, permanent), np.kron(inst, instantaneous)
+    report = perm @ inst
+    ones = np.array([bin(i).count("1") for i in range(2 ** m)])
+    values = np.flatnonzero((ones >= 1) & (ones <= h))
+
+    def largest(matrix):
+        logs = np.log(matrix[values])
+        return float((logs[:, None, :] - logs[None, :, :]).max())
+
+    return largest(perm), largest(report)
+
+
+@pytest.mark.parametrize("f, p, q, h, m", [
+    (0.5, 0.25, 0.75, 2, 4),      # Chrome's NORMAL_NOISE with the UMA type's 2 hash functions
+    (0.5, 0.25, 0.75, 2, 5),      # a bit outside both filters changes nothing
+    (0.25, 0.25, 0.75, 2, 4),     # SPARSE_NOISE's fake-data probability
+    (0.5, 0.25, 0.75, 3, 6),
+    (0.8, 0.1, 0.6, 2, 4),        # asymmetric coins
+    (0.25, 0.5, 0.75, 1, 3),
+    (0.3, 0.9, 0.2, 1, 2),        # q < p
+    (1.0, 0.2, 0.7, 2, 4),        # every bit fake: nothing is told
+])
+def test_rappor_epsilon_matches_a_brute_force_computation(f, p, q, h, m):
+    eps = rappor_epsilon(f, p, q, h)
+    permanent, one_report = _rappor_brute_force(f, p, q, h, m)
+    assert eps.permanent == pytest.approx(permanent, abs=1e-12)
+    assert eps.one_report == pytest.approx(one_report, abs=1e-12)
+    assert eps.one_report <= eps.permanent + 1e-12      # one report tells less than the memoized response
+
+
+def test_rappor_epsilon_for_chrome_and_the_paper_s_forms():
+    eps = rappor_epsilon(0.5, 0.25, 0.75, 2)
+    assert eps.permanent == pytest.approx(4 * math.log(3)) and eps.one_report == pytest.approx(4 * math.log(5 / 3))
+    assert (round(eps.permanent, 4), round(eps.one_report, 4)) == (4.3944, 2.0433)
+    # symmetric coins: h ln(q*(1 - p*)/(p*(1 - q*))) = 2h ln(q*/p*), q* = 0.625 and p* = 0.375 here
+    assert eps.one_report == pytest.approx(2 * 2 * math.log(0.625 / 0.375))
+    # asymmetric coins: below 2h times the larger per-bit ratio, which would overstate it
+    f, p, q, h = 0.8, 0.1, 0.6, 2
+    q_star, p_star = f / 2 * (p + q) + (1 - f) * q, f / 2 * (p + q) + (1 - f) * p
+    assert rappor_epsilon(f, p, q, h).one_report < 2 * h * math.log(max(q_star / p_star, (1 - p_star) / (1 - q_star)))
+
+
+@pytest.mark.parametrize("f, p, q, h, name", [
+    (0.0, 0.25, 0.75, 2, "f"), (1.5, 0.25, 0.75, 2, "f"), (math.nan, 0.25, 0.75, 2, "f"),
+    (0.5, -0.1, 0.75, 2, "p"), (0.5, 0.25, 1.2, 2, "q"), (0.5, 0.4, 0.4, 2, "q must differ from p"),
+    (0.5, 0.25, 0.75, 0, "h"), (0.5, 0.25, 0.75, -3, "h"),
+])
+def test_rappor_epsilon_refuses_bad_input_naming_the_parameter(f, p, q, h, name):
+    with pytest.raises(InvalidParameterError, match=name):
+        rappor_epsilon(f, p, q, h)
+
+
+def test_rappor_epsilon_refuses_a_fractional_number_of_hash_functions():
+    with pytest.raises(ExplorerTypeError, match="h must be an integer"):
+        rappor_epsilon(0.5, 0.25, 0.75, 1.5)
 
 
 def test_census_code_releases_as_read_in_their_configurations():
@@ -223,34 +287,33 @@ def test_composition_odds_and_posterior():
 
 
 # ------------------------------------------------------------------ reading a release in words
-def test_no_release_in_the_table_is_local_today():
-    assert set(TABLE["model"]) == {"central"}      # docs/releases.md lists the local candidates searched
+def test_the_only_local_release_is_chrome_rappor():
+    assert TABLE.loc[TABLE["model"] == "local", "key"].tolist() == [RAPPOR]
 
 
 def test_read_a_local_release_in_words():
-    reading = read_release(LOCAL_ROW)
-    assert reading.local and reading.epsilon == 4.0 and reading.periods == 7
-    assert reading.odds_bound == pytest.approx(math.exp(4))
-    assert reading.composed_epsilon == 28.0
-    same = read_epsilon(4.0, [0.2] * 5, labels=list("abcde"))
+    reading = read_release(RAPPOR)
+    eps = round(4 * math.log(3), 4)
+    assert reading.local and reading.epsilon == eps and reading.periods is None and reading.composed_epsilon is None
+    assert reading.odds_bound == pytest.approx(math.exp(eps))
+    same = read_epsilon(eps, [0.2] * 5, labels=list("abcde"))
     assert reading.rr.conditional_entropy == same.conditional_entropy
     assert reading.rr.best_guess == same.best_guess
     lines = reading.lines
     assert set(lines) == {"release", "odds", "period", "deniability", "accuracy", "source"}
-    assert "e^ε = 54.598" in lines["odds"]
-    assert "over 7 days" in lines["period"] and "7 × 4 = 28" in lines["period"] and "a bound" in lines["period"]
+    assert "e^ε = 80.996" in lines["odds"] and "unit, a Chrome client's value of one metric" in lines["odds"]
+    assert lines["period"].startswith("The budget holds for all time (memoized") and "does not renew" in lines["period"]
     assert "Domingo-Ferrer and Soria-Comas (2018)" in lines["deniability"]
     assert f"{same.best_guess:.3f}" in lines["deniability"]
-    assert f"{same.estimate_error:.3f}" in lines["accuracy"]
-    assert "example.org/local-release" in lines["source"]
+    assert f"{same.estimate_error:.4f}" in lines["accuracy"]
+    assert "rappor_parameters.h" in lines["source"]
 
 
 def test_read_a_local_release_on_an_attribute():
-    reading = read_release({**LOCAL_ROW, "epsilon": 2.0}, [60, 30, 10], labels=["x", "y", "z"], attribute="blood type",
-                           periods=3)
+    reading = read_release(RAPPOR, [60, 30, 10], labels=["x", "y", "z"], attribute="blood type", periods=3)
     assert reading.rr.prior.tolist() == pytest.approx([0.6, 0.3, 0.1])
     assert "blood type" in reading.lines["deniability"]
-    assert reading.composed_epsilon == 6.0
+    assert reading.periods is None and reading.composed_epsilon is None      # memoized: no renewal to compose
 
 
 def test_read_a_central_release_in_words():
@@ -278,7 +341,7 @@ def test_releases_without_a_renewal_are_not_composed():
     births = read_release("israel-births", periods=5)
     assert births.periods is None and births.composed_epsilon is None
     assert "does not renew" in births.lines["period"]
-    unstated = {**LOCAL_ROW, "model": "central", "period": "not stated in the text checked", "renews": ""}
+    unstated = {**dict(find_release("google-symptoms")), "period": "not stated in the text checked", "renews": ""}
     assert "states no period" in read_release(unstated).lines["period"]
 
 
@@ -301,7 +364,7 @@ def test_bad_reading_inputs_are_refused():
     with pytest.raises(InvalidParameterError, match="periods"):
         read_release("google-symptoms", periods=0)
     with pytest.raises(InvalidParameterError, match="prior"):
-        read_release(LOCAL_ROW, [1.0])
+        read_release(RAPPOR, [1.0])
 
 
 # ------------------------------------------------------------------ the documentation page
@@ -310,8 +373,6 @@ def _docs_table() -> str:
     def eps(r):
         if r["definition"] != "zcdp":
             return f"{r['epsilon']:g}"
-        if quotes_no_epsilon(r):
-            return f"ρ = {r['rho']:g} (no ε quoted; simple bound ε = {r['epsilon']:g})"
         return f"ρ = {r['rho']:g} (quoted as ε = {r['epsilon']:g})"
 
     def delta(r):
@@ -332,7 +393,7 @@ def test_docs_page_shows_the_table_and_worked_readings_as_computed():
     assert _docs_table() in page
     for key, periods in (("google-symptoms", 7), ("wikimedia-pageviews", None), ("census-2010-ddp-persons", None),
                          ("linkedin-audience", None), ("census-2020-redistricting", None),
-                         ("census-2020-ddhc-a", None)):
+                         (RAPPOR, None)):
         for name, line in read_release(key, periods=periods).lines.items():
             if name != "source":
                 assert f"- {line}\n" in page, line
@@ -342,6 +403,8 @@ def test_docs_page_shows_the_table_and_worked_readings_as_computed():
     assert f"simple bound at the same ρ gives {zcdp_to_epsilon(census['rho'], census['delta']):.2f}" in page
     assert f"would give {zcdp_to_epsilon_tight(2.56, 1e-10):.2f}" in page
     assert f"gives ε = {zcdp_to_epsilon(2.63, 1e-10):.2f}, not 17.14" in page
+    eps = rappor_epsilon(0.5, 0.25, 0.75, 2)
+    assert f"4 ln 3 = {eps.permanent:.4f}" in page and f"4 ln(5/3) = {eps.one_report:.4f}" in page
     assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", page)
 
 
@@ -354,9 +417,9 @@ def test_the_issue_names_the_loader_in_epsilon_choice():
 
 
 # ------------------------------------------------------------------ every row verified at its own publication
-#: The rows removed on 2026-11-26 because their figures could not be read in their own publications.
+#: The rows removed on 2026-11-26 because no figure of theirs was verified at their own publications.
 REMOVED = ("apple-quicktype", "apple-emoji", "apple-lookup-hints", "apple-health", "apple-safari-domains",
-           "apple-safari-autoplay", "microsoft-assistive-ai")
+           "apple-safari-autoplay", "microsoft-assistive-ai", "census-2020-ddhc-a")
 
 
 @pytest.mark.parametrize("key", TABLE["key"].tolist())
@@ -377,6 +440,9 @@ def test_the_removed_rows_are_gone_and_the_docs_page_says_what_was_searched():
                  "Safari Autoplay Intent Detection", "Assistive AI"):
         assert name in page, name
     # the left-out candidates, cited by authors and year
-    for citation in ("Aktay et al., 2020", "Ding, Kulkarni and Yekhanin, 2017", "Erlingsson, Pihur and Korolova, 2014",
-                     "Messing et al., 2020", "Rogers et al., 2020"):
+    for citation in ("Aktay et al., 2020", "Ding, Kulkarni and Yekhanin, 2017", "Messing et al., 2020",
+                     "Rogers et al., 2020"):
         assert citation in page, citation
+    # the Detailed DHC-A, left out with its reason
+    assert "Detailed DHC-A" in page and "configs/safetab-p/NMFv7-2020/config.json" in page and "19.776" in page
+    assert "Erlingsson, Pihur and Korolova (2014)" in page                   # the RAPPOR row's bounds

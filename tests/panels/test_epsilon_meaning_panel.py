@@ -227,9 +227,9 @@ def test_the_release_picked_round_trips_through_the_configuration(state):
     assert other.releases.reading.composed_epsilon == pytest.approx(3 * 34.9)
 
 
-def test_a_loaded_local_release_is_read_on_the_attribute_loaded_with_it(state, local_release):
+def test_a_loaded_local_release_is_read_on_the_attribute_loaded_with_it(state):
     panel = EpsilonMeaningPanel(state, attribute="race")
-    panel.apply_config({"attribute": "sex", "release": local_release})
+    panel.apply_config({"attribute": "sex", "release": "google-chrome-rappor"})
     labels, _ = attribute_codes(state.dataset, "sex")
     assert panel.releases.reading.rr.labels == tuple(labels)
     assert "On sex" in panel.releases.reading.lines["deniability"]
@@ -250,7 +250,7 @@ def test_an_unknown_release_is_refused_in_words_and_nothing_changes(state, bad, 
     assert panel.config() == before and panel.releases.reading is reading and panel.releases.lines.value == lines
 
 
-def test_the_summary_page_prints_the_requirements_the_band_and_the_release_read(state, local_release):
+def test_the_summary_page_prints_the_requirements_the_band_and_the_release_read(state):
     from explorer.core.epsilon_choice import choice_summary_lines
     from explorer.core.epsilon_meaning import epsilon_summary_lines
     from explorer.plotting.epsilon_meaning import summary_figure
@@ -260,7 +260,7 @@ def test_the_summary_page_prints_the_requirements_the_band_and_the_release_read(
         panel.choice_section.fields["max_odds"].value = "3"
         panel.choice_section.fields["max_best_guess"].value = "0.8"
     panel.choice_section._on_inputs()
-    for key in ("census-2020-redistricting", local_release, "linkedin-audience", "census-2020-ddhc-a"):
+    for key in ("census-2020-redistricting", "google-chrome-rappor", "linkedin-audience"):
         panel.releases.release.value = key
         section = panel.choice_section
         figure = summary_figure(panel.reading, epsilon_summary_lines(panel.reading, "sex"), "sex",
