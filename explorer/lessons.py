@@ -642,9 +642,10 @@ def lessons() -> tuple[Lesson, ...]:
         takeaway=(f"An ε is read with its unit and its period: Google's COVID-19 Search Trends symptoms release "
                   f"multiplies the odds about one user-day by at most e^ε = {f(n['rel_odds'])}, but "
                   f"{f(n['rel_days'])} days compose to at most ε = {f(n['rel_week_epsilon'])}, an odds bound of "
-                  f"{f(n['rel_week_odds'])}. Only a local release, such as Apple's, can also be read as randomized "
-                  "response through deniability and accuracy, and an (ε, δ) or zCDP release is read through its "
-                  "pure-ε part."),
+                  f"{f(n['rel_week_odds'])}. Only a local release, randomized on each device like Google Chrome's "
+                  "RAPPOR, can also be read as randomized response through deniability and accuracy (RAPPOR's "
+                  "permanent response is memoized, so repeated reports of one value keep the posterior of one "
+                  "randomized answer), and an (ε, δ) or zCDP release is read through its pure-ε part."),
         check=Check(
             prompt=(f"The symptoms release protects each user's searches of one day with ε = {f(n['rel_epsilon'])}. "
                     f"By sequential composition, what ε bounds the protection of one user's searches over "
@@ -660,8 +661,10 @@ def lessons() -> tuple[Lesson, ...]:
             shows=(f"Google's COVID-19 Search Trends symptoms dataset read over {f(n['rel_days'])} days: the "
                    "release in words (its odds bound, the week's composition, why randomized response's readings "
                    "do not apply to a central release, its source) and the highest belief an intruder can reach "
-                   "against his belief before. Pick Apple's Emoji suggestions to see a local release read as "
-                   "randomized response too, or Wikimedia's pageviews for a zCDP conversion."),
+                   "against his belief before. Pick Google Chrome's RAPPOR to see a local release read as "
+                   "randomized response too (its permanent response is memoized: repeated reports of one value "
+                   "keep the posterior of one randomized answer), Wikimedia's pageviews for a zCDP conversion, or the US Census "
+                   "Bureau's redistricting data to see a quoted ε matched to one of two conversions."),
             controls=(("release", "google-symptoms"), ("periods", 7))),
     )
     return (deniability, epsilon, estimation, t_closeness, reverse_mapping, intruder, dominance, rr_clusters, release)

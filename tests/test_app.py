@@ -326,7 +326,7 @@ def test_the_release_picked_in_the_epsilon_view_travels_in_the_configuration_and
 
 def test_an_unknown_release_in_a_configuration_is_refused_whole_in_words():
     app = _app("What does ε mean?")
-    app.panels["What does ε mean?"].releases.release.value = "apple-emoji"
+    app.panels["What does ε mean?"].releases.release.value = "census-2010-ddp-persons"
     before = app.export_config()
     config = json.loads(json.dumps(before))
     config["epsilon"] = 3.0

@@ -19,6 +19,9 @@ the figures come from, with its address, where the figures were read and the dat
   a rho-zCDP release is converted both ways: ``eps = rho + 2 sqrt(rho ln(1/delta))`` (Bun and Steinke's simple
   bound, :func:`zcdp_to_epsilon`, the one the models read) and the tighter conversion of Canonne, Kamath and
   Steinke (:func:`zcdp_to_epsilon_tight`), which is the one the US Census Bureau quotes;
+- a local RAPPOR release (Erlingsson, Pihur and Korolova, 2014) has two epsilons, computed from its published
+  parameters by :func:`rappor_epsilon`: the permanent randomized response's (memoized, so it bounds every
+  report of one value) and one report's;
 - a budget that renews every day (or month) composes: k days at eps each are at most k eps (sequential
   composition, a bound).
 
@@ -30,6 +33,8 @@ References
    bounds", TCC 2016 (Proposition 1.3: rho-zCDP implies (rho + 2 sqrt(rho ln(1/delta)), delta)-DP).
 .. [3] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian for differential privacy", NeurIPS 2020
    (Corollary 13: the tighter conversion from rho-zCDP to (eps, delta)-DP).
+.. [4] U. Erlingsson, V. Pihur and A. Korolova, "RAPPOR: Randomized aggregatable privacy-preserving ordinal
+   response", ACM CCS 2014 (epsilon_inf of the permanent randomized response, epsilon_1 of one report).
 """
 
 from __future__ import annotations
@@ -38,21 +43,21 @@ import functools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
-from explorer._validation import check_epsilon, check_int, check_number
+from explorer._validation import check_epsilon, check_int, check_number, check_probability
 from explorer.core.epsilon_meaning import EpsilonReading, epsilon_summary_lines, read_epsilon
 from explorer.errors import InvalidParameterError
 from explorer.references import cite
 
 __all__ = ["RELEASE_COLUMNS", "DATA_FILE", "ReleaseReading", "releases", "find_release", "release_label",
            "zcdp_to_epsilon", "zcdp_to_epsilon_tight", "zcdp_delta", "compose", "belief_text", "max_posterior", "posterior_bounds", "belief_curves", "read_release",
-           "release_lines"]
+           "release_lines", "RapporEpsilon", "rappor_epsilon"]
 
 #: The data file shipped with the package (UTF-8 CSV with a header).
 DATA_FILE = Path(__file__).resolve().parent / "data" / "releases.csv"
@@ -102,9 +107,9 @@ def releases() -> pd.DataFrame:
     Examples
     --------
     >>> table = releases()
-    >>> row = table.set_index("key").loc["apple-quicktype"]
+    >>> row = table.set_index("key").loc["google-symptoms"]
     >>> float(row["epsilon"]), row["unit"], row["model"]
-    (16.0, 'user-day', 'local')
+    (1.68, 'user-day', 'central')
     >>> len(table) >= 12
     True
     """
@@ -114,8 +119,8 @@ def releases() -> pd.DataFrame:
 def release_label(row: Mapping[str, Any]) -> str:
     """``"Organisation: name"``, how a release is named in the view.
 
-    >>> release_label({"organisation": "Apple", "name": "Emoji suggestions"})
-    'Apple: Emoji suggestions'
+    >>> release_label({"organisation": "Google", "name": "COVID-19 Vaccination Search Insights"})
+    'Google: COVID-19 Vaccination Search Insights'
     """
     return f"{row['organisation']}: {row['name']}"
 
@@ -269,6 +274,66 @@ def zcdp_to_epsilon_tight(rho: float, delta: float) -> float:
         return simple
     return float(brentq(lambda eps: _log_delta_at(rho, eps) - target, 0.0, simple, xtol=1e-12,
                         rtol=4 * np.finfo(float).eps, maxiter=500))
+
+
+class RapporEpsilon(NamedTuple):
+    """The two epsilons of RAPPOR (Erlingsson, Pihur and Korolova, 2014), from :func:`rappor_epsilon`."""
+
+    #: epsilon_inf: the bound of the permanent randomized response, whatever the number of reports of one value.
+    permanent: float
+    #: epsilon_1: the bound of one report (the permanent then the instantaneous randomized response).
+    one_report: float
+
+
+def rappor_epsilon(f: float, p: float, q: float, h: int) -> RapporEpsilon:
+    """The epsilons of RAPPOR with fake-data probability ``f``, coins ``p`` and ``q`` and ``h`` hash functions.
+
+    RAPPOR (Erlingsson, Pihur and Korolova, 2014) hashes a client's value into a Bloom filter B with ``h``
+    hash functions (so 1 to ``h`` bits set), then randomizes it twice:
+
+    - the **permanent randomized response**, memoized for the value: each bit is replaced by a fair coin with
+      probability ``f``, so B'_i is 1 with probability 1 - f/2 if B_i = 1 and f/2 if B_i = 0;
+    - the **instantaneous randomized response**, fresh for every report: the reported bit S_i is 1 with
+      probability ``q`` if B'_i = 1 and ``p`` if B'_i = 0.
+
+    Two values' filters differ in at most 2h bits (at most h set in one and not the other, and h the other way
+    round), and every other bit has the same distribution under both, so a likelihood ratio is a product over
+    those bits:
+
+    - **permanent**: per differing bit the ratio is at most (1 - f/2)/(f/2) either way, so
+      ``epsilon_inf = 2h ln((1 - f/2)/(f/2))``. Because the permanent response is memoized, repeated reports of
+      the same value reveal at most B', and never more than this bound;
+    - **one report**: each bit is reported 1 with probability q* = f/2 (p + q) + (1 - f) q if B_i = 1 and
+      p* = f/2 (p + q) + (1 - f) p if B_i = 0. A bit set only in the first filter multiplies the ratio by at
+      most q*/p* (reported 1), a bit set only in the second by at most (1 - p*)/(1 - q*) (reported 0); with h of
+      each, ``epsilon_1 = h ln(q* (1 - p*) / (p* (1 - q*)))`` (absolute value, when q < p), the paper's form.
+      For symmetric coins (p = 1 - q) both per-bit ratios are equal and this is ``2h ln(q*/p*)``; otherwise it is
+      smaller than ``2h`` times the larger of the two (tests check it against a brute-force computation).
+
+    ``f`` is in (0, 1], ``p`` and ``q`` in [0, 1] with q != p, ``h`` a positive integer; anything else is
+    refused with :class:`~explorer.errors.InvalidParameterError` naming the parameter.
+
+    Examples
+    --------
+    Chrome's NORMAL_NOISE (f = 0.5, p = 0.25, q = 0.75) with 2 hash functions: 4 ln 3 and 4 ln(5/3).
+
+    >>> eps = rappor_epsilon(0.5, 0.25, 0.75, 2)
+    >>> round(eps.permanent, 4), round(eps.one_report, 4)
+    (4.3944, 2.0433)
+    >>> math.isclose(eps.permanent, 4 * math.log(3)), math.isclose(eps.one_report, 4 * math.log(5 / 3))
+    (True, True)
+    """
+    f = check_number(f, "f", minimum=0.0, maximum=1.0, include_minimum=False)
+    p = check_probability(p, "p")
+    q = check_probability(q, "q")
+    if p == q:
+        raise InvalidParameterError(f"q must differ from p (the reports would say nothing), got p = q = {p:g}")
+    h = check_int(h, "h", minimum=1, maximum=1_000)
+    permanent = 2 * h * math.log((1 - f / 2) / (f / 2))
+    q_star = f / 2 * (p + q) + (1 - f) * q
+    p_star = f / 2 * (p + q) + (1 - f) * p
+    one_report = h * abs(math.log(q_star * (1 - p_star) / (p_star * (1 - q_star))))
+    return RapporEpsilon(permanent=permanent + 0.0, one_report=one_report + 0.0)
 
 
 def compose(epsilon: float, k: int) -> float:
@@ -442,16 +507,18 @@ def release_lines(reading: ReleaseReading) -> dict[str, str]:
         lines["conversion"] = (
             f"(ε, δ)-DP with δ = {_delta(row['delta'])}: every probability may exceed e^ε times its neighbour's "
             f"by up to δ; the models here read the pure-ε part, ε = {_num(eps, 4)}, and leave δ aside.")
+    who = row["unit"] if row["unit"].startswith(("a ", "an ")) else f"a {row['unit']}"
     lines["odds"] = (
         f"Any ε-DP release: seeing it can multiply the odds between two hypotheses about one privacy unit, "
-        f"a {row['unit']}, by at most e^ε = {_num(reading.odds_bound)}; an intruder at 50:50 ends at most "
+        f"{who}, by at most e^ε = {_num(reading.odds_bound)}; an intruder at 50:50 ends at most "
         f"{belief_text(reading.posterior_from_even)} sure.")
     if reading.periods is None:
         if row["period"].startswith("not stated"):
             lines["period"] = ("The source states no period or renewal for this budget, so no composition over "
                                "time is read.")
         else:
-            lines["period"] = (f"The budget covers {row['period']} and does not renew, so no composition over "
+            verb = "holds" if row["period"].startswith("for ") else "covers"
+            lines["period"] = (f"The budget {verb} {row['period']} and does not renew, so no composition over "
                                "time is read.")
     else:
         unit = row["renews"]
@@ -521,11 +588,11 @@ def read_release(row_or_name: Any, prior: ArrayLike | None = None, *, periods: i
 
     Examples
     --------
-    >>> reading = read_release("apple-quicktype")
-    >>> reading.epsilon, reading.local, reading.composed_epsilon
-    (16.0, True, 112.0)
+    >>> reading = read_release("google-symptoms")
+    >>> reading.epsilon, reading.local, round(reading.composed_epsilon, 2)
+    (1.68, False, 11.76)
     >>> reading.lines["odds"].split(";")[0]
-    'Any ε-DP release: seeing it can multiply the odds between two hypotheses about one privacy unit, a user-day, by at most e^ε = 8,886,111'
+    'Any ε-DP release: seeing it can multiply the odds between two hypotheses about one privacy unit, a user-day, by at most e^ε = 5.366'
     >>> round(read_release("wikimedia-pageviews").epsilon, 4)
     0.9984
     """

@@ -52,7 +52,7 @@ def test_the_ninth_lesson_is_reached_and_its_check_question_answers(browser, exp
 
 
 def test_use_this_epsilon_moves_the_shared_epsilon_or_says_why_not(browser, explorer_server, tmp_path):
-    beyond, inside = find_release("apple-quicktype"), find_release("google-vaccination")
+    beyond, inside = find_release("linkedin-audience"), find_release("google-vaccination")
     assert beyond["epsilon"] > EPSILON_MAX >= inside["epsilon"]
     context, page = _app(browser, explorer_server)
     try:

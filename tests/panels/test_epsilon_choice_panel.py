@@ -136,6 +136,6 @@ def test_the_summary_reads_the_release_the_releases_section_shows(panel, monkeyp
                         lambda *a, **k: seen.update(k) or original(*a, **k))
     assert panel.release_lines() == [] or hasattr(panel, "releases")
     panel.releases = SimpleNamespace(reading=SimpleNamespace(lines={
-        "release": "Apple: Emoji: ε = 4 per user per day.", "odds": "The odds move by at most 54.6."}))
+        "release": "Example: a release: ε = 4 per user per day.", "odds": "The odds move by at most 54.6."}))
     panel._export("pdf")
-    assert seen["release"] == ["Apple: Emoji: ε = 4 per user per day.", "The odds move by at most 54.6."]
+    assert seen["release"] == ["Example: a release: ε = 4 per user per day.", "The odds move by at most 54.6."]

@@ -179,7 +179,7 @@ def test_code_of_example3_reproduces_it(tmp_path, monkeypatch):
 #: The configuration of the "From what I need" section when nothing is asked.
 NOTHING_ASKED = {"need_max_odds": "", "need_max_best_guess": "", "need_min_deniability": "",
                  "need_max_cluster_guess": "", "need_max_error": "", "reports_per_person": 1, "period": "per day",
-                 "release": "apple-quicktype", "release_periods": 7}
+                 "release": "google-symptoms", "release_periods": 7}
 
 
 def test_config_round_trip_and_refusals_keep_the_view(state):
@@ -229,21 +229,21 @@ def test_the_release_picked_round_trips_through_the_configuration(state):
 
 def test_a_loaded_local_release_is_read_on_the_attribute_loaded_with_it(state):
     panel = EpsilonMeaningPanel(state, attribute="race")
-    panel.apply_config({"attribute": "sex", "release": "apple-emoji"})
+    panel.apply_config({"attribute": "sex", "release": "google-chrome-rappor"})
     labels, _ = attribute_codes(state.dataset, "sex")
     assert panel.releases.reading.rr.labels == tuple(labels)
     assert "On sex" in panel.releases.reading.lines["deniability"]
 
 
 @pytest.mark.parametrize("bad, words", [
-    ({"release": "made-up-release"}, r"release must be one of \['apple-quicktype', .*, got 'made-up-release'"),
+    ({"release": "made-up-release"}, r"release must be one of \['google-symptoms', .*, got 'made-up-release'"),
     ({"attribute": "sex", "release": "census 2020"}, r"release must be one of .*, got 'census 2020'"),
     ({"release": 3}, "release must be one of .*, got 3"),
     ({"release_periods": 0}, "release_periods must be between 1 and 3,650, got 0"),
 ])
 def test_an_unknown_release_is_refused_in_words_and_nothing_changes(state, bad, words):
     panel = EpsilonMeaningPanel(state, attribute="race")
-    panel.releases.release.value = "apple-emoji"
+    panel.releases.release.value = "census-2010-ddp-persons"
     before, reading, lines = panel.config(), panel.releases.reading, panel.releases.lines.value
     with pytest.raises(ConfigurationError, match=words):
         panel.apply_config(bad)
@@ -260,7 +260,7 @@ def test_the_summary_page_prints_the_requirements_the_band_and_the_release_read(
         panel.choice_section.fields["max_odds"].value = "3"
         panel.choice_section.fields["max_best_guess"].value = "0.8"
     panel.choice_section._on_inputs()
-    for key in ("census-2020-redistricting", "apple-emoji", "linkedin-audience"):
+    for key in ("census-2020-redistricting", "google-chrome-rappor", "linkedin-audience"):
         panel.releases.release.value = key
         section = panel.choice_section
         figure = summary_figure(panel.reading, epsilon_summary_lines(panel.reading, "sex"), "sex",

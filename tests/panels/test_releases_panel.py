@@ -47,7 +47,7 @@ def test_the_figure_draws_the_cores_curves_and_its_text_reads_them():
 
 def test_use_this_epsilon_sets_the_shared_epsilon():
     state = AppState(epsilon=1.0)
-    panel = ReleasesPanel(state, release="apple-emoji")
+    panel = ReleasesPanel(state, release="census-2010-ddp-persons")
     panel.use_epsilon()
     assert state.epsilon == 4.0
     assert panel.status.message.startswith("The shared ε is now 4, ") and "every tab" in panel.status.message
@@ -65,12 +65,12 @@ def test_an_epsilon_between_the_sliders_steps_goes_to_the_nearest_step_and_says_
 
 def test_an_epsilon_beyond_the_slider_is_said_in_words_not_clamped():
     state = AppState(epsilon=1.5)
-    panel = ReleasesPanel(state, release="apple-quicktype")
+    panel = ReleasesPanel(state, release="census-2020-redistricting")
     panel.use_button.click()
     assert state.epsilon == 1.5                                # not clamped to the slider's maximum
     message = panel.status.message
-    assert "ε = 16" in message and f"0 to {EPSILON_MAX:g}" in message and "stays at 1.5" in message
-    assert "ε = 16" in panel.lines.value                        # the reading stays the release's own
+    assert "ε = 17.9" in message and f"0 to {EPSILON_MAX:g}" in message and "stays at 1.5" in message
+    assert "ε = 17.14" in panel.lines.value                     # the reading stays the release's own
 
 
 def test_zcdp_release_uses_the_converted_epsilon():
@@ -82,7 +82,7 @@ def test_zcdp_release_uses_the_converted_epsilon():
 
 
 def test_configuration_round_trip_and_refusals_keep_the_view():
-    panel = ReleasesPanel(release="apple-emoji")
+    panel = ReleasesPanel(release="census-2010-ddp-persons")
     panel.apply_config({"release": "linkedin-audience", "periods": 3})
     assert panel.config() == {"release": "linkedin-audience", "periods": 3}
     assert panel.reading.composed_epsilon == pytest.approx(3 * 34.9)
@@ -103,16 +103,25 @@ def test_code_reproduces_the_view():
     assert namespace["reading"].composed_epsilon == pytest.approx(8.4)
 
 
+def test_only_chrome_rappor_in_the_dropdown_is_read_as_randomized_response():
+    panel = ReleasesPanel()
+    for _, key in panel.release.options:
+        panel.release.value = key
+        local = key == "google-chrome-rappor"
+        assert (panel.reading.rr is not None) == local and ("do not apply" in panel.lines.value) != local
+
+
 def test_embedded_in_the_epsilon_view_it_reads_local_releases_on_its_attribute():
     state = AppState()
     state.dataset = datasets.adult()
     view = EpsilonMeaningPanel(state, attribute="race")
     assert view.releases.widget in view.widget.children
-    view.releases.release.value = "apple-emoji"
+    view.releases.release.value = "google-chrome-rappor"
     labels, codes = attribute_codes(state.dataset, "race")
     assert view.releases.reading.rr.labels == tuple(labels)
     assert "On race" in view.releases.reading.lines["deniability"]
     view.attribute.value = "sex"
     assert "On sex" in view.releases.reading.lines["deniability"]
     view.releases.use_epsilon()
-    assert state.epsilon == 4.0 and view.reading.epsilon == 4.0      # the view follows the shared ε
+    # 4 ln 3 = 4.3944 goes to the slider's nearest step, 4.4, and the view follows the shared ε
+    assert state.epsilon == pytest.approx(4.4) and view.reading.epsilon == pytest.approx(4.4)
