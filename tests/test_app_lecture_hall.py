@@ -91,7 +91,9 @@ def test_a_preheated_kernel_says_what_the_visitor_s_link_did(monkeypatch):
     from explorer.demo import kernel
 
     monkeypatch.setattr(kernel, "_PREHEATED_APP", None)    # restored after the test
-    monkeypatch.delenv("QUERY_STRING", raising=False)      # apply_visitor_query sets it; restored after the test
+    # apply_visitor_query sets QUERY_STRING: setenv records it (delenv of a missing variable records nothing, and
+    # the link's open_tab would reach every later build_app of this worker)
+    monkeypatch.setenv("QUERY_STRING", "")
     app = build_app(query_string="")
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     kernel.apply_preheated_query(app)                      # the cell ends at once: no visitor, no link yet

@@ -748,6 +748,7 @@ def test_a_preheated_kernel_does_not_wait_for_its_visitor_and_takes_the_query_wh
 
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setenv(kernel_hooks.PREHEAT_TABS_ENV, "")
+    monkeypatch.setenv("QUERY_STRING", "")                  # apply_visitor_query sets it: restored after the test
     monkeypatch.setattr(kernel_hooks, "_PREHEATED_APP", None)
     app = App()
     kernel_hooks.apply_preheated_query(app)                  # returns at once: no cell waits for a visitor
@@ -766,7 +767,7 @@ def test_a_preheated_kernel_builds_the_tab_a_visitor_opens_first(monkeypatch):
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.delenv(kernel_hooks.PREHEAT_TABS_ENV, raising=False)
     monkeypatch.setattr(kernel_hooks, "_PREHEATED_APP", None)
-    app = build_app()
+    app = build_app(query_string="")                                 # no link: the landing view
     assert "Randomized response" not in app.panels
     kernel_hooks.apply_preheated_query(app)
     assert "Randomized response" in app.panels                      # built, its widgets sent with the landing view
