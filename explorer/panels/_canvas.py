@@ -280,23 +280,22 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
                 log.exception("canvas: a frame listener failed")
 
     # ------------------------------------------------------------------ the presenter view: larger figures
+    def _mark(self, prefix: str, name: str) -> None:
+        """Let ``name`` be the figure's only class starting with ``prefix``: one state message, none if unchanged."""
+        kept = [c for c in self._dom_classes if not c.startswith(prefix)]
+        if len(kept) + 1 != len(self._dom_classes) or name not in self._dom_classes:
+            self._dom_classes = (*kept, name)
+
     def mark_dpi(self) -> None:
         """Name the figure's dots per inch (CSS pixels per inch) in a class, ``explorer-dpi-156``: a browser test
         reads the text size a figure is rendered at from it and the canvas's scale."""
-        for name in [c for c in self._dom_classes if c.startswith("explorer-dpi-")]:
-            self.remove_class(name)
-        self.add_class(f"explorer-dpi-{int(round(self._base_dpi * self.scale))}")
+        self._mark("explorer-dpi-", f"explorer-dpi-{int(round(self._base_dpi * self.scale))}")
 
     def mark_fitted(self, container: float, fitted: int) -> None:
         """Name the container width the figure was last fitted for and the width it was rendered at, in a class
         ``explorer-fitted-<container>-<fitted>`` (CSS pixels).  A browser test knows a figure has followed its box
         when the box is that wide and the canvas that wide (``tests/e2e/figures.py``, ``settle``)."""
-        name = f"explorer-fitted-{int(round(container))}-{int(fitted)}"
-        old = [c for c in self._dom_classes if c.startswith("explorer-fitted-")]
-        if old != [name]:
-            for c in old:
-                self.remove_class(c)
-            self.add_class(name)
+        self._mark("explorer-fitted-", f"explorer-fitted-{int(round(container))}-{int(fitted)}")
 
     def set_scale(self, scale: Any) -> bool:
         """Draw the figure ``scale`` times larger (clamped to [1, :data:`MAX_SCALE`]): width, height and text.
