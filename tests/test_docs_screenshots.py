@@ -1,6 +1,6 @@
 """The documentation's screenshots: every one the docs (or the README) show exists, every committed one is
 shown somewhere, each tab has one, and each stays small.  They are made by the browser tests
-(``EXPLORER_SCREENSHOTS=docs/_static/screenshots pytest tests/e2e/test_legibility_e2e.py``)."""
+(``EXPLORER_SCREENSHOTS=docs/_static/screenshots pytest tests/e2e/test_every_view_e2e.py``)."""
 
 from __future__ import annotations
 

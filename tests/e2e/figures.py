@@ -7,6 +7,8 @@ import re
 import time
 from pathlib import Path
 
+from explorer.app import FIGURE_TEXT_POINTS
+
 #: Every visible figure: its box (the ``explorer-fit`` element), its canvas as drawn, the canvas's own
 #: size (the width the kernel rendered), its design width, and the visible area of its tab.
 FIGURES_JS = r"""
@@ -25,6 +27,25 @@ FIGURES_JS = r"""
             area: [area.left, Math.min(area.right, document.documentElement.clientWidth)]};
   })
 """
+
+#: Each visible figure: the figure's dots per inch in the kernel (its class explorer-dpi-N) and the scale the
+#: browser draws its canvas at (CSS width over the width the kernel rendered).
+FIGURE_SCALE_JS = r"""
+() => [...document.querySelectorAll('.explorer-app .jupyter-matplotlib')]
+  .filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0)
+  .map(e => {
+    const canvas = e.querySelector('canvas');
+    const dpi = parseFloat(([...e.classList].find(k => /^explorer-dpi-\d+$/.test(k)) || 'explorer-dpi-0').slice(13));
+    const id = [...e.classList].find(k => /^explorer-fit-[0-9a-f]+$/.test(k)) || '';
+    return {id, dpi, scale: canvas.getBoundingClientRect().width / (canvas.width / window.devicePixelRatio)};
+  })
+"""
+
+def drawn_points(figure: dict) -> float:
+    """A figure's smallest text in CSS points at the size it is drawn: its points at the kernel's dots per inch
+    are CSS pixels (pt x dpi / 72), scaled by the browser, and 96 CSS pixels are 72 points."""
+    return FIGURE_TEXT_POINTS * figure["dpi"] / 72 * figure["scale"] * 72 / 96
+
 
 #: Text of the shown tab (to know that a lazily built tab has finished loading).
 TAB_TEXT_JS = r"""

@@ -1,8 +1,9 @@
 """Figures follow the width of their container, in headless Chromium against the Voilà app.
 
 In a 900 px window no figure is clipped (its canvas stays inside its box, its box inside the tab's visible
-area) and the wide figures are re-rendered narrower by the kernel, not only scaled down; at 1366x768 every
-figure keeps its design width.
+area) and the wide figures are re-rendered narrower by the kernel, not only scaled down; the same page made wider
+gets its figures back to their design width, and made narrower again re-renders them narrower.  At 1366x768 every
+figure keeps its design width (``tests/e2e/test_every_view_e2e.py``, with the other checks made at that size).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def _open(browser, url, width):
     return context, page
 
 
-def test_in_a_900px_window_no_figure_is_clipped_and_wide_ones_are_rendered_narrower(browser, explorer_server):
+def test_in_a_900px_window_no_figure_is_clipped_and_wide_ones_are_rendered_narrower_then_follow_the_window(
+        browser, explorer_server):
     context, page = _open(browser, explorer_server, 900)
     try:
         titles = [t.strip() for t in page.locator(".lm-TabBar-tab").all_inner_texts()]
@@ -49,37 +51,16 @@ def test_in_a_900px_window_no_figure_is_clipped_and_wide_ones_are_rendered_narro
         print("\n".join(report))
         # The 1000-1100 px figures (Randomized response, What does ε mean?) do not fit 900 px: re-rendered narrower.
         assert narrower >= 2, report
-    finally:
-        context.close()
-
-
-def test_at_1366x768_figures_keep_their_design_width(browser, explorer_server):
-    context, page = _open(browser, explorer_server, 1366)
-    try:
-        for title in FIGURE_TABS:
-            open_tab(page, title)
-            figures = settle(page)
-            assert figures, f"tab {title!r} shows no figure"
-            assert not clipped(figures), (title, clipped(figures))
-            for f in figures:
-                assert abs(f["rendered"] - f["design"]) <= 1, (title, f)
-                assert abs(f["canvas"][2] - f["design"]) <= 1, (title, f)     # drawn 1:1, not scaled
-    finally:
-        context.close()
-
-
-def test_a_window_made_narrower_then_wider_gets_its_figures_back_to_design_width(browser, explorer_server):
-    context, page = _open(browser, explorer_server, 1366)
-    try:
+        # The same page made wider, then narrower: the figures follow the window both ways.
         open_tab(page, "Randomized response")
+        settle(page)
+        page.set_viewport_size({"width": 1366, "height": 768})
         wide = settle(page)
+        assert [round(f["rendered"]) for f in wide] == [round(f["design"]) for f in wide], wide
         page.set_viewport_size({"width": 800, "height": 768})
         narrow = settle(page)
-        assert not clipped(narrow)
-        assert max(f["rendered"] for f in narrow) < max(f["rendered"] for f in wide)
-        page.set_viewport_size({"width": 1366, "height": 768})
-        again = settle(page)
-        assert [round(f["rendered"]) for f in again] == [round(f["design"]) for f in again]
+        assert not clipped(narrow), clipped(narrow)
+        assert max(f["rendered"] for f in narrow) < max(f["rendered"] for f in wide), (narrow, wide)
     finally:
         context.close()
 

@@ -3,7 +3,7 @@
 A lesson (its live panel has the 1000 px Randomized response figure) runs in a notebook in JupyterLab at
 1366x768 with the left sidebar open: no figure reaches past the notebook's visible area, and the wide
 figure is re-rendered narrower by the kernel.  Then axe-core (WCAG 2.0/2.1 A and AA, as in
-``tests/e2e/test_axe_e2e.py``) runs on the lesson's output area, the explorer's widgets as JupyterLab shows
+``tests/e2e/test_every_view_e2e.py``) runs on the lesson's output area, the explorer's widgets as JupyterLab shows
 them: zero violations.  JupyterLab's own chrome (menus, file browser, notebook toolbar) is upstream's and left out
 of the run.  One JupyterLab server for the module; without JupyterLab (a core dependency) or Chromium the tests
 skip, under CI they fail (:func:`tests.extras.missing`).
@@ -19,7 +19,7 @@ import pytest
 
 from tests.e2e.conftest import free_port, require_chromium, served
 from tests.e2e.figures import FIGURES_JS, clipped, settle
-from tests.e2e.test_axe_e2e import OPTIONS, _axe, report
+from tests.e2e.test_every_view_e2e import OPTIONS, _axe, report
 from tests.extras import missing
 
 NOTEBOOK = {
