@@ -11,8 +11,9 @@
   gives), every tab reflows as at 320 px; and with ``prefers-reduced-motion: reduce`` set on that window, nothing
   in the app has a transition or an animation.
 
-The two window sizes of a narrow screen share one page (one kernel, each tab built once): below 640 CSS pixels
-every figure is already at its narrowest legible width (``MIN_FIT_PIXELS``), so the phone's sweep re-renders none.
+The two window sizes of a narrow screen share one page (one kernel, each tab built once): in both windows every
+figure's column is narrower than ``MIN_FIT_PIXELS`` (320 px; the columns measured 226-246 and 296-316 px), so each
+figure is already at its narrowest legible width and the phone's sweep re-renders none.
 Screenshots of the randomized-response tab at 320 px and at 200% are written to the test's temporary folder.
 """
 
