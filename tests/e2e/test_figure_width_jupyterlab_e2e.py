@@ -6,7 +6,7 @@ figure is re-rendered narrower by the kernel.  Then axe-core (WCAG 2.0/2.1 A and
 ``tests/e2e/test_every_view_e2e.py``) runs on the lesson's output area, the explorer's widgets as JupyterLab shows
 them: zero violations.  JupyterLab's own chrome (menus, file browser, notebook toolbar) is upstream's and left out
 of the run.  One JupyterLab server for the module; without JupyterLab (a core dependency) or Chromium the tests
-skip, under CI they fail (:func:`tests.extras.missing`).
+skip, under CI they fail (:func:`tests.extras.missing`).  One page, with the cell run once, serves both tests.
 """
 
 from __future__ import annotations
@@ -72,9 +72,7 @@ def run_first_cell(page, attempts: int = 3) -> None:
 
 
 def open_lesson(page, jupyterlab: str) -> None:
-    """Open ``lesson.ipynb`` in JupyterLab on ``page``, run its cell and wait for the lesson's figures.
-
-    Each test runs the cell again (the notebook's kernel stays between tests: the server is the module's)."""
+    """Open ``lesson.ipynb`` in JupyterLab on ``page``, run its cell and wait for the lesson's figures."""
     page.goto(jupyterlab + "lab/tree/lesson.ipynb", timeout=120_000)
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
     page.wait_for_selector(".jp-DirListing", timeout=60_000)        # the file browser is open beside it
@@ -88,12 +86,23 @@ def open_lesson(page, jupyterlab: str) -> None:
         raise
 
 
-def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(browser, jupyterlab, tmp_path):
+@pytest.fixture(scope="module")
+def lab_page(browser, jupyterlab):
+    """One JupyterLab page at 1366x768 with the lesson's cell run, shared by this module's tests (JupyterLab's
+    page and a kernel are the costly part; the tests only look at the lesson's output)."""
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     page = context.new_page()
     page.set_default_timeout(60_000)
     try:
         open_lesson(page, jupyterlab)
+        yield page
+    finally:
+        context.close()
+
+
+def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(lab_page, tmp_path):
+    page = lab_page
+    try:
         sidebar = page.locator("#jp-left-stack").bounding_box()
         assert sidebar and sidebar["width"] > 150, sidebar
         started = time.monotonic()
@@ -116,8 +125,6 @@ def test_in_jupyterlab_beside_the_file_browser_no_figure_is_clipped(browser, jup
         page.screenshot(path=str(tmp_path / "failure.png"))
         print(f"failure screenshot: {tmp_path / 'failure.png'}")
         raise
-    finally:
-        context.close()
 
 
 #: Mark the output area that holds the explorer's lesson (axe's context: that element and what is inside it).
@@ -127,12 +134,9 @@ MARK_OUTPUT_JS = """() => { const outputs = [...document.querySelectorAll('.jp-N
   return outputs.length; }"""
 
 
-def test_in_jupyterlab_the_lessons_widgets_have_no_axe_violations(browser, jupyterlab, tmp_path):
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
+def test_in_jupyterlab_the_lessons_widgets_have_no_axe_violations(lab_page, tmp_path):
+    page = lab_page
     try:
-        open_lesson(page, jupyterlab)
         settle(page, timeout_s=120)
         # The check question's answers, the controls, the figures' rows: all rendered and named by the bridge.
         page.wait_for_selector(".jp-OutputArea-output .explorer-check-answer[role=radiogroup]", timeout=60_000)
@@ -147,5 +151,3 @@ def test_in_jupyterlab_the_lessons_widgets_have_no_axe_violations(browser, jupyt
         page.screenshot(path=str(tmp_path / "jupyterlab-axe.png"))
         print(f"failure screenshot: {tmp_path / 'jupyterlab-axe.png'}")
         raise
-    finally:
-        context.close()
