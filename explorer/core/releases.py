@@ -333,7 +333,7 @@ def rappor_epsilon(f: float, p: float, q: float, h: int) -> RapporEpsilon:
     q_star = f / 2 * (p + q) + (1 - f) * q
     p_star = f / 2 * (p + q) + (1 - f) * p
     one_report = h * abs(math.log(q_star * (1 - p_star) / (p_star * (1 - q_star))))
-    return RapporEpsilon(permanent=permanent + 0.0, one_report=one_report + 0.0)
+    return RapporEpsilon(permanent=permanent, one_report=one_report)
 
 
 def compose(epsilon: float, k: int) -> float:
