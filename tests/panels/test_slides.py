@@ -17,7 +17,7 @@ from explorer.panels import slides
 from explorer.panels.base import Panel
 from explorer.panels.registry import REGISTRY
 
-pytestmark = pytest.mark.slow         # builds every panel and draws each figure three times at a slide's size
+pytestmark = pytest.mark.slow         # builds every panel and writes each figure in three formats at a slide's size
 
 MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF", "svg": b"<?xml"}
 
@@ -49,8 +49,12 @@ def test_every_figure_of_every_panel_exports_for_slides_in_three_formats(panels)
             assert view.title in caption and "Made with the explorer" in caption
             if key != "lessons":
                 assert f"Source: {panel.caption_source()}" in caption, key
+            # the slide figure is drawn once and written in each format, as export_figure does for one format
+            # (export_figure itself: test_the_export_keeps_the_notebook_signature_and_the_screen)
+            figure = slides.slide_figure(view, caption)
+            assert tuple(figure.get_size_inches()) == slides.SLIDE_INCHES
             for fmt in slides.MIME:
-                data = panel.export_figure(index, fmt)
+                data = slides.write_figure(figure, fmt, slides.SLIDE_DPI)
                 assert data.startswith(MAGIC[fmt]), (key, view.key, fmt)
                 if fmt == "png":
                     image = Image.open(io.BytesIO(data))
@@ -59,8 +63,6 @@ def test_every_figure_of_every_panel_exports_for_slides_in_three_formats(panels)
                     text = _svg_text(data)
                     for line in slides._wrap(caption, slides.CAPTION_POINTS, slides.SLIDE_INCHES[0] - 0.3).split("\n"):
                         assert line in text, (key, view.key, line)
-            figure = slides.slide_figure(view, caption)
-            assert tuple(figure.get_size_inches()) == slides.SLIDE_INCHES
             assert slides.min_font_points(figure) >= slides.SLIDE_MIN_POINTS - 1e-9, (key, view.key)
             # the presenter view's scale is worked out from the smallest text of any figure on screen
             assert slides.min_font_points(view.figure) >= FIGURE_TEXT_POINTS, (key, view.key)
@@ -71,8 +73,10 @@ def test_the_export_keeps_the_notebook_signature_and_the_screen(panels):
     size = panel.figures()[0].figure.get_size_inches().tolist()
     assert panel.export_figure(index=0, format="svg").startswith(b"<?xml")
     assert panel.export_figure(0, "pdf").startswith(b"%PDF")
-    screen = panel.export_figure(0, "png", slide=False)             # the figure as it is on screen, 150 dpi
     from PIL import Image
+    slide = Image.open(io.BytesIO(panel.export_figure(0)))                 # PNG for a slide by default, 200 dpi
+    assert slide.info["dpi"][0] >= 199.5 and slide.size == (2000, 1125)
+    screen = panel.export_figure(0, "png", slide=False)             # the figure as it is on screen, 150 dpi
     assert Image.open(io.BytesIO(screen)).size[0] == round(size[0] * 150)
     assert panel.figures()[0].figure.get_size_inches().tolist() == size
 
