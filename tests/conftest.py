@@ -2,7 +2,8 @@
 
 - **Tiers.**  ``e2e``: everything under ``tests/e2e/`` (headless Chromium against a served app);
   ``slow``: a test or its module's fixtures take more than a few seconds, and every notebook that
-  nbmake executes (``--nbmake`` in ``addopts``).  ``pytest -m "not slow and not e2e"`` is the fast tier.
+  nbmake executes (``--nbmake`` in ``addopts``; a tab notebook is left to ``tests/test_notebooks.py``
+  when that test, which executes it too, is selected).  ``pytest -m "not slow and not e2e"`` is the fast tier.
 - **Parallel by default.**  ``pytest`` run on the whole suite (no path given, so on ``testpaths``)
   uses pytest-xdist with up to four workers, ``--dist loadgroup``: each browser test module runs whole on one
   worker, the modules spread over the workers, and each worker starts the session's server and browser once.  A path given on
@@ -75,6 +76,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             # time, so a busy machine slows them down without catching a figure mid-redraw.
             if grouped and item.get_closest_marker("xdist_group") is None:
                 item.add_marker(pytest.mark.xdist_group(f"e2e-{item.path.stem}"))
+
+
+#: The test that executes each tab notebook (00-05) in a kernel and fails on a cell's error as nbmake does.
+_NOTEBOOK_TEST = "test_every_output_of_a_tab_notebook_is_labelled"
+
+
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_execute_each_tab_notebook_once(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A tab notebook is executed once: nbmake's run of it is left out when tests/test_notebooks.py runs it.
+
+    That test executes the notebook top to bottom with nbclient (a cell that raises fails it, as under nbmake)
+    and checks its outputs too.  After ``-k``/``-m`` have selected (trylast): nbmake's item is dropped only
+    when the test of the same notebook is still selected; ``pytest notebooks/`` alone runs every notebook.
+    """
+    executed = {Path(item.callspec.params["path"]).resolve() for item in items
+                if getattr(item, "originalname", None) == _NOTEBOOK_TEST and hasattr(item, "callspec")}
+    dropped = [item for item in items if item.path.suffix == ".ipynb" and item.path.resolve() in executed]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item not in dropped]
 
 
 @pytest.hookimpl(hookwrapper=True)

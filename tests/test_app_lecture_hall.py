@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from explorer.app import PRESENTER_SCALE, build_app
+from explorer.panels import _resize
 from explorer.panels._resize import figure_scale, set_figure_scale
 
 
@@ -18,9 +19,16 @@ def _query(config: dict, extra: str = "") -> str:
 
 
 @pytest.fixture(autouse=True)
-def _designed_size_after():
+def _own_figures_at_their_designed_size_after(monkeypatch):
+    """A test scales only its own figures: it gets a figure sizer of its own, since the kernel's one holds
+    every canvas still open from earlier tests of this process (the presenter view would scale and re-fit
+    each of them, twice); after it, the designed size and the kernel's sizer again."""
+    monkeypatch.delitem(_resize._sizer, "sizer", raising=False)
     yield
     set_figure_scale(1.0)
+    own = _resize._sizer.get("sizer")
+    if own is not None:
+        own.close()
 
 
 def test_presenter_view_from_the_address_and_the_toggle():

@@ -10,7 +10,8 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and BLOCK.search(p.read_text()))
-#: Pages whose snippets run experiments (about 20 seconds): in the whole suite, not the fast tier.
+#: Pages whose snippets run experiments (Table 1 at 10 runs a cell in a process pool: about 4 CPU seconds): in the
+#: whole suite, not the fast tier.
 SLOW_PAGES = {"multidim-rr.md"}
 
 

@@ -3,6 +3,8 @@
 Voilà strips the code cells and the documentation site shows the executed notebooks, so a bare
 ``array([[0.75, 0.25], ...])``, list, tuple or number printed by a cell is an unexplained number there.
 Every output must be a labelled table (HTML), a sentence (Markdown) or a widget; nothing is printed.
+Each tab notebook is executed here top to bottom (a cell that raises fails its test), so this is also its
+run as a notebook: tests/conftest.py leaves out nbmake's second run of it when this test is selected.
 """
 
 import re

@@ -1,8 +1,12 @@
-"""Run a panel's code() snippet (read from stdin) in this fresh interpreter and print every number it made.
+"""Run panels' code() snippets in this fresh interpreter and print every number each one made.
 
-Used by tests/panels/test_registry.py: the numbers of the snippet's variables (numpy arrays, pandas frames,
-scalars, the explorer's result objects) and of what it drew on its matplotlib Figures (lines, bars, images,
-points, segments) are printed as JSON after the marker ``@@NUMBERS@@`` (the snippet may print too).
+Used by tests/panels/test_registry.py: stdin is a JSON object ``{case: snippet}``.  Each snippet runs in a
+namespace of its own (nothing it did not import or define itself), in a directory of its own (the files it
+saves), with matplotlib's settings, numpy's and Python's global random state and the warning filters as
+this interpreter started with them, and its Figures closed after it.  The numbers of its variables (numpy
+arrays, pandas frames, scalars, the explorer's result objects) and of what it drew on its matplotlib Figures
+(lines, bars, images, points, segments) are printed as JSON ``{case: {"numbers": [...]}}``, or
+``{case: {"error": traceback}}`` when it raised, after the marker ``@@NUMBERS@@`` (snippets may print too).
 A script, not a test module: it does its work only when run (``--doctest-modules`` imports it).
 """
 
@@ -88,9 +92,10 @@ def _is_figure(obj: Any) -> bool:
     return isinstance(obj, Figure)
 
 
-def main() -> None:
+def numbers_of(code: str) -> list[float]:
+    """Run ``code`` in a namespace of its own and return the numbers it made (figures first)."""
     namespace: dict[str, Any] = {}
-    exec(compile(sys.stdin.read(), "<code()>", "exec"), namespace)
+    exec(compile(code, "<code()>", "exec"), namespace)
     found = Numbers()
     # what was drawn first (figures), then the variables: the cap on how many numbers are kept never hides a figure
     items = sorted(namespace.items(), key=lambda item: not _is_figure(item[1]))
@@ -100,7 +105,38 @@ def main() -> None:
         if callable(value) and not hasattr(value, "__dataclass_fields__"):
             continue
         found.walk(value)
-    print("\n" + MARKER + json.dumps(found.found[:MAX_TOTAL]))
+    return found.found[:MAX_TOTAL]
+
+
+def main() -> None:
+    import os
+    import random
+    import traceback
+    import warnings
+    from pathlib import Path
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    snippets: dict[str, str] = json.loads(sys.stdin.read())
+    home = Path.cwd()
+    numpy_state, python_state = np.random.get_state(), random.getstate()
+    results: dict[str, dict[str, Any]] = {}
+    for number, (case, code) in enumerate(snippets.items()):
+        folder = home / f"case{number}"
+        folder.mkdir(exist_ok=True)
+        os.chdir(folder)
+        np.random.set_state(numpy_state)
+        random.setstate(python_state)
+        try:
+            with matplotlib.rc_context(), warnings.catch_warnings():
+                results[case] = {"numbers": numbers_of(code)}
+        except BaseException:  # the case fails with its traceback; the next case still runs
+            results[case] = {"error": traceback.format_exc()[-1500:]}
+        finally:
+            plt.close("all")
+            os.chdir(home)
+    print("\n" + MARKER + json.dumps(results))
 
 
 if __name__ == "__main__":

@@ -201,11 +201,16 @@ def test_config_round_trip_and_refusals_keep_the_view(state):
         assert panel.reading is before
 
 
-@pytest.mark.parametrize("fmt", ["png", "pdf", "svg"])
-def test_each_figure_exports(fmt):
+def test_each_figure_exports():
+    """Each figure drawn once for a slide, as Panel.export_figure draws it, and written in each format (PNG,
+    PDF, SVG; export_figure itself is tests/panels/test_slides.py's)."""
+    from explorer.panels import slides
+
     panel = EpsilonMeaningPanel(AppState(epsilon=1.0))
-    for index in range(len(panel.figures())):
-        assert len(panel.export_figure(index, fmt)) > 1000
+    for index, view in enumerate(panel.figures()):
+        figure = slides.slide_figure(view, panel.figure_caption(index))
+        for fmt in slides.MIME:
+            assert len(slides.write_figure(figure, fmt, slides.SLIDE_DPI)) > 1000, (view.key, fmt)
 
 
 def test_code_of_a_data_set_without_a_name_says_so(state):

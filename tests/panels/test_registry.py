@@ -116,44 +116,81 @@ def _not_found(view: list[float], made: list[float]) -> list[float]:
     return missing
 
 
+_CODE_TEST = "test_each_panel_s_code_gives_the_view_s_numbers_in_a_fresh_interpreter"
+
+
 def _code_cases():
     for key, states in CODE_STATES.items():
         for dataset, epsilon in states:
             reason = KNOWN_CODE_GAPS.get((key, dataset))
-            marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
+            # one worker runs them all: their snippets share one fresh interpreter (code_runs)
+            marks = [pytest.mark.xdist_group("code-in-a-fresh-interpreter")]
+            marks += [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
             yield pytest.param(key, dataset, epsilon, marks=marks, id=f"{key}-{dataset[:12]}-eps{epsilon:g}")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("key, dataset, epsilon", list(_code_cases()))
-def test_each_panel_s_code_gives_the_view_s_numbers_in_a_fresh_interpreter(key, dataset, epsilon, tmp_path):
-    """code() run alone (a subprocess: public API, numpy, pandas, matplotlib) makes every number the view's
-    figures draw, equal to the last digit shown, in several states (CODE_STATES: two data sets or two ε).
-    The Lessons tab's code is its live panel's (tests/panels/test_lesson_panel.py)."""
+@pytest.fixture(scope="module")
+def code_runs(request, tmp_path_factory):
+    """For each case of the session's selection: the view's numbers and code(), and the numbers code() made.
+
+    Each case's panel is built in its state (data set, ε) and closed once its numbers and code are read; then
+    every case's snippet runs in ONE fresh interpreter (tests/panels/_code_numbers.py: a subprocess with the
+    public API, numpy, pandas and matplotlib), each in a namespace and a directory of its own, so a snippet
+    still gets nothing from the test process nor from another snippet but what the interpreter has imported.
+    Maps (key, dataset, epsilon) to ``{"code", "view", "made"}`` or ``{"error"}`` (a build that raised).
+    """
     import json
     import os
     import subprocess
     import sys
+    import traceback
     from pathlib import Path
 
     from explorer.state import AppState
 
-    state = AppState()
-    state.select_dataset(dataset)
-    state.epsilon = epsilon
-    panel = registry.entry(key).build(state=state)
-    panel.wait()
-    code = panel.code()
+    cases = [tuple(item.callspec.params[name] for name in ("key", "dataset", "epsilon"))
+             for item in request.session.items
+             if getattr(item, "originalname", None) == _CODE_TEST and hasattr(item, "callspec")]
+    runs: dict[tuple, dict] = {}
+    for key, dataset, epsilon in cases:
+        try:
+            state = AppState()
+            state.select_dataset(dataset)
+            state.epsilon = epsilon
+            panel = registry.entry(key).build(state=state)
+            panel.wait()
+            runs[(key, dataset, epsilon)] = {"code": panel.code(), "view": _view_numbers(key, panel)}
+            panel.close()
+        except Exception:  # said by that case's test
+            runs[(key, dataset, epsilon)] = {"error": traceback.format_exc()}
+    snippets = {json.dumps(case): run["code"] for case, run in runs.items() if "code" in run}
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("_code_numbers.py"))],
+                          input=json.dumps(snippets), capture_output=True, text=True,
+                          env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600,
+                          cwd=tmp_path_factory.mktemp("code"))   # the files a snippet saves (its PNG) go there
+    made = json.loads(done.stdout.rsplit("@@NUMBERS@@", 1)[1]) if "@@NUMBERS@@" in done.stdout else {}
+    for case, run in runs.items():
+        if "code" in run:
+            run["made"] = made.get(json.dumps(case), {"error": f"the interpreter stopped (exit code "
+                                                              f"{done.returncode})\n{done.stderr[-1500:]}"})
+    return runs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key, dataset, epsilon", list(_code_cases()))
+def test_each_panel_s_code_gives_the_view_s_numbers_in_a_fresh_interpreter(key, dataset, epsilon, code_runs):
+    """code() run apart from the panel (a fresh interpreter: public API, numpy, pandas, matplotlib) makes every
+    number the view's figures draw, equal to the last digit shown, in several states (CODE_STATES: two data
+    sets or two ε).  The cases' snippets share one interpreter, each in a namespace of its own (code_runs).
+    The Lessons tab's code is its live panel's (tests/panels/test_lesson_panel.py)."""
+    run = code_runs[(key, dataset, epsilon)]
+    assert "error" not in run, f"{key} ({dataset}, ε = {epsilon}): the panel could not be built\n{run['error']}"
     for module in ("explorer.panels", "ipywidgets", "explorer.state"):
-        assert module not in code, (key, module)
-    done = subprocess.run([sys.executable, str(Path(__file__).with_name("_code_numbers.py"))], input=code,
-                          capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600,
-                          cwd=tmp_path)            # the files a snippet saves (its figure's PNG) go there
-    assert done.returncode == 0, f"{key} ({dataset}, ε = {epsilon}): the snippet failed\n{done.stderr[-1500:]}"
-    made = json.loads(done.stdout.rsplit("@@NUMBERS@@", 1)[1])
-    view = _view_numbers(key, panel)
+        assert module not in run["code"], (key, module)
+    assert "error" not in run["made"], (f"{key} ({dataset}, ε = {epsilon}): the snippet failed\n"
+                                        f"{run['made']['error']}")
+    view = run["view"]
     assert view, key
-    missing = _not_found(view, made)
+    missing = _not_found(view, run["made"]["numbers"])
     assert not missing, (f"{key} ({dataset}, ε = {epsilon}): {len(missing)} of the view's {len(view)} numbers "
                          f"not made by code(): {missing[:8]}")
-    panel.close()
