@@ -1,6 +1,8 @@
 """A value typed in a slider's readout out of range, or not a number, is refused in words, never silently clamped
 (issue 25, item 7), in headless Chromium: the randomized-response ε (Enter and leaving the readout), and the
 Multi-attribute RR tab's p, another panel with its own bridge.
+
+The two tests share one page (``shared_app_page``): each acts on its own tab and control.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ def _ready(readout, maximum: str) -> None:
     expect(readout).to_have_attribute("data-explorer-max", maximum, timeout=TIMEOUT)
 
 
-def test_typed_epsilon_120_is_refused_in_words_and_2_5_is_taken(app_page, tmp_path):
-    page = app_page
+def test_typed_epsilon_120_is_refused_in_words_and_2_5_is_taken(shared_app_page, tmp_path):
+    page = shared_app_page
     open_tab(page, "Randomized response")
     panel = page.locator(".explorer-rr-panel")
     expect(panel).to_be_visible(timeout=60_000)
@@ -62,8 +64,8 @@ def test_typed_epsilon_120_is_refused_in_words_and_2_5_is_taken(app_page, tmp_pa
     expect(typed_box).to_have_value("2.5")
 
 
-def test_typed_p_out_of_range_is_refused_in_another_tab(app_page, tmp_path):
-    page = app_page
+def test_typed_p_out_of_range_is_refused_in_another_tab(shared_app_page, tmp_path):
+    page = shared_app_page
     open_tab(page, "Multi-attribute RR")
     panel = page.locator(".explorer-mdrr-panel")
     expect(panel).to_be_visible(timeout=60_000)
