@@ -1,8 +1,9 @@
 """A value typed in a slider's readout out of range, or not a number, is refused in words, never silently clamped
 (issue 25, item 7), in headless Chromium: the randomized-response ε (Enter and leaving the readout), and the
-Multi-attribute RR tab's p, another panel with its own bridge.
+Multi-attribute RR tab's p, another panel with its own bridge; and in the t-closeness tab, ε typed in its text box
+and k in its own box.
 
-The two tests share one page (``shared_app_page``): each acts on its own tab and control.
+The tests share one page (``shared_app_page``): each acts on its own tab and controls.
 """
 
 from __future__ import annotations
@@ -83,3 +84,30 @@ def test_typed_p_out_of_range_is_refused_in_another_tab(shared_app_page, tmp_pat
     _type(readout, "0.7")
     expect(readout).to_have_text("0.70", timeout=TIMEOUT)
     save_screenshot(page, tmp_path, "slider-typed-p-refused")
+
+
+def test_typed_epsilon_120_and_k_0_are_refused_in_words(shared_app_page, tmp_path):
+    page = shared_app_page
+    open_tab(page, "t-closeness")
+    panel = page.locator(".explorer-t-closeness-panel")
+    expect(panel).to_be_visible(timeout=30_000)
+    readout = panel.locator(".explorer-tc-epsilon .widget-readout")
+    before = readout.inner_text()
+    typed = panel.locator(".explorer-epsilon-typed input")
+    typed.fill("120")
+    typed.press("Enter")
+    status = panel.locator(".explorer-status")
+    expect(status).to_contain_text("must be <= 10 (the range every tab uses), got '120'", timeout=30_000)
+    expect(status).to_contain_text("ε stays")
+    expect(readout).to_have_text(before)                                   # not clamped to 10.00
+    expect(typed).not_to_have_value("120", timeout=30_000)
+    # the slider's own readout can be typed in too: a value out of range is refused there in words
+    # (the tests above), never clamped
+    assert readout.evaluate("e => e.isContentEditable && getComputedStyle(e).pointerEvents !== 'none'")
+    k = panel.locator(".explorer-tc-k input")
+    k.fill("0")
+    k.press("Enter")
+    expect(status).to_contain_text("must be between 1 and", timeout=30_000)
+    expect(status).to_contain_text("got 0; the change was refused")
+    expect(k).not_to_have_value("0", timeout=30_000)
+    save_screenshot(page, tmp_path, "typed-epsilon-refused")
