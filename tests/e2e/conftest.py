@@ -163,3 +163,27 @@ def app_page(browser, explorer_server, tmp_path, request):
         except Exception:
             pass
     context.close()
+
+
+@pytest.fixture(scope="module")
+def module_app(browser, explorer_server):
+    """One page of the whole app (as ``app_page`` opens it) shared by the tests of one module, through
+    ``shared_app_page``: each test leaves the page so that the module's next test can use it, or sets what it
+    needs first.  Opening a page (a new Voilà kernel, Chromium loading the app) costs several CPU-seconds."""
+    context, page = open_app(browser, explorer_server)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def shared_app_page(module_app, tmp_path, request):
+    """The module's shared page (``module_app``) for one test; a screenshot is saved if the test fails."""
+    yield module_app
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        path = tmp_path / "failure.png"
+        try:
+            module_app.screenshot(path=str(path), full_page=True)
+            print(f"failure screenshot: {path}")
+        except Exception:
+            pass

@@ -1,6 +1,10 @@
 """The Dominance tab in headless Chromium: two configurations give a verdict sentence; changing one updates it;
 the tab reads the Data tab's data set (a paper's example brings its printed Y; an upload it cannot use offers the
-Ruiz (2018) example)."""
+Ruiz (2018) example).
+
+The tests share one page (``shared_app_page``), in this order: the first sees the tab's default configurations
+and puts back the one it changed, the second the default 5,000 records of UCI Adult, the last changes the data
+set."""
 
 from __future__ import annotations
 
@@ -18,9 +22,9 @@ def _choose_in_data_tab(page, name: str) -> None:
                                                                                    timeout=30_000)
 
 
-def test_two_configurations_give_a_verdict_and_follow_a_change(app_page, tmp_path):
-    open_tab(app_page, "Dominance")
-    panel = app_page.locator(".explorer-dominance")
+def test_two_configurations_give_a_verdict_and_follow_a_change(shared_app_page, tmp_path):
+    open_tab(shared_app_page, "Dominance")
+    panel = shared_app_page.locator(".explorer-dominance")
     risk = panel.locator(".explorer-dominance-risk-verdict")
     loss = panel.locator(".explorer-dominance-loss-verdict")
     # Default: the shared data set (UCI Adult, a seeded sample), additive noise vs rank swapping.
@@ -33,8 +37,8 @@ def test_two_configurations_give_a_verdict_and_follow_a_change(app_page, tmp_pat
     expect(panel.locator(".explorer-dominance-calibration")).to_contain_text("Least information loss")
     canvases = panel.locator("canvas")
     expect(canvases.first).to_be_visible(timeout=30_000)
-    app_page.wait_for_timeout(1500)                       # ipympl sends the first image asynchronously
-    save_screenshot(app_page, tmp_path, "dominance-default")
+    shared_app_page.wait_for_timeout(1500)                       # ipympl sends the first image asynchronously
+    save_screenshot(shared_app_page, tmp_path, "dominance-default")
     panel.screenshot(path=str(tmp_path / "dominance-panel.png"))
 
     # Configuration 2 -> data shuffling: the verdicts name it.
@@ -48,12 +52,19 @@ def test_two_configurations_give_a_verdict_and_follow_a_change(app_page, tmp_pat
     parameter.press("Enter")
     expect(panel.locator(".explorer-status")).to_contain_text("sd_fraction must be <= 3", timeout=30_000)
     expect(risk).to_contain_text("Data shuffling")
-    save_screenshot(app_page, tmp_path, "dominance-after-change")
+    save_screenshot(shared_app_page, tmp_path, "dominance-after-change")
+    # the default configurations again (sd fraction 0.5, rank swapping), for the module's next test
+    parameter.fill("0.5")
+    parameter.press("Enter")
+    panel.locator(".explorer-dominance-method-2 select").select_option(label="Rank swapping")
+    expect(risk).to_contain_text("Rank swapping", timeout=30_000)
+    expect(risk).to_contain_text("sd fraction = 0.5")
+    expect(panel.locator(".explorer-status")).not_to_contain_text("must be", timeout=30_000)
 
 
-def test_full_adult_waits_for_compute_and_runs_with_a_progress_bar(app_page):
-    open_tab(app_page, "Dominance")
-    panel = app_page.locator(".explorer-dominance")
+def test_full_adult_waits_for_compute_and_runs_with_a_progress_bar(shared_app_page):
+    open_tab(shared_app_page, "Dominance")
+    panel = shared_app_page.locator(".explorer-dominance")
     status = panel.locator(".explorer-status")
     expect(status).to_contain_text("5,000 of 32,561", timeout=30_000)
     records = panel.locator(".explorer-dominance-max-records input")
@@ -67,8 +78,8 @@ def test_full_adult_waits_for_compute_and_runs_with_a_progress_bar(app_page):
     expect(panel.locator(".explorer-dominance-compute")).to_be_enabled()
 
 
-def test_a_papers_example_chosen_in_the_data_tab_is_compared_with_its_printed_y(app_page, tmp_path):
-    page = app_page
+def test_a_papers_example_chosen_in_the_data_tab_is_compared_with_its_printed_y(shared_app_page, tmp_path):
+    page = shared_app_page
     _choose_in_data_tab(page, RUIZ_EXAMPLE)             # the example is a data set of the Data tab
     open_tab(page, "Dominance")
     panel = page.locator(".explorer-dominance")

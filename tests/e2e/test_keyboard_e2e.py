@@ -5,6 +5,10 @@ Nothing here clicks: every step is a key press (Tab, Shift+Tab, Enter, Space, ar
 element has the focus, what the feedback says) to know where the keyboard is, as a sighted keyboard user reads
 the screen.  The focus outline of every stop must be at least 2 px wide with a contrast of 3:1 or more against
 white (WCAG 2.1, 2.4.7 and 1.4.11).
+
+The two journeys share one page (``shared_app_page``).  The first starts on the page as the app opens it (its
+first Tab stop is the skip link); before the second, a script shows the first tab again and puts the focus on the
+skip link, where a fresh page's first Tab puts it: the journey itself is key presses only.
 """
 
 from __future__ import annotations
@@ -12,12 +16,14 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from explorer.lessons import lessons
 from explorer.panels.a11y import SKIP_TEXT
 from explorer.plotting.style import contrast_ratio
 from tests.e2e.figures import settle
+from tests.e2e.helpers import open_tab
 
 #: What has the focus: tag, classes, text, role, and its outline and box shadow as drawn.
 FOCUSED_JS = r"""
@@ -57,13 +63,17 @@ class Keyboard:
         self.page.wait_for_timeout(60)
         now = self.focused()
         if now is not None and key in ("Tab", "Shift+Tab"):
-            self.stops.append(now)
-            visible = (now["outlineStyle"] not in ("none", "") and now["outlineWidth"] >= 2
-                       and contrast_ratio(_rgb(now["outlineColor"])) >= 3.0)
-            if not visible:
-                self.unseen.append(f"{now['tag']}.{now['cls'][:60]} {now['text'][:30]!r}: outline "
-                                   f"{now['outlineStyle']} {now['outlineWidth']}px {now['outlineColor']}")
+            self.stop(now)
         return now
+
+    def stop(self, now: dict) -> None:
+        """Remember the focus stop ``now`` and whether its outline could be seen."""
+        self.stops.append(now)
+        visible = (now["outlineStyle"] not in ("none", "") and now["outlineWidth"] >= 2
+                   and contrast_ratio(_rgb(now["outlineColor"])) >= 3.0)
+        if not visible:
+            self.unseen.append(f"{now['tag']}.{now['cls'][:60]} {now['text'][:30]!r}: outline "
+                               f"{now['outlineStyle']} {now['outlineWidth']}px {now['outlineColor']}")
 
     def tab_to(self, matches, *, backwards: bool = False, limit: int = MAX_PRESSES) -> dict:
         """Press Tab (Shift+Tab) until the focused element satisfies ``matches``; fail after ``limit`` presses."""
@@ -112,9 +122,17 @@ def _app_page(browser, url):
     return context, page
 
 
-def test_landing_to_lesson_2_with_the_keyboard_alone(browser, explorer_server, tmp_path):
-    first, second = lessons()[0], lessons()[1]
+@pytest.fixture(scope="module")
+def module_app(browser, explorer_server):
+    """The module's one page (``shared_app_page``), at 1366x768, on the landing view."""
     context, page = _app_page(browser, explorer_server)
+    yield page
+    context.close()
+
+
+def test_landing_to_lesson_2_with_the_keyboard_alone(shared_app_page, tmp_path):
+    first, second = lessons()[0], lessons()[1]
+    page = shared_app_page                     # the module's first test: the page as the app opened
     keys = Keyboard(page)
     try:
         # 1. The first Tab stop is the skip link, shown when focused.
@@ -165,16 +183,20 @@ def test_landing_to_lesson_2_with_the_keyboard_alone(browser, explorer_server, t
         page.screenshot(path=str(tmp_path / "keyboard.png"), full_page=True)
         print(f"screenshot: {tmp_path / 'keyboard.png'}")
         raise
-    finally:
-        context.close()
 
 
-def test_randomized_response_epsilon_moves_with_the_arrow_keys(browser, explorer_server, tmp_path):
-    context, page = _app_page(browser, explorer_server)
+def test_randomized_response_epsilon_moves_with_the_arrow_keys(shared_app_page, tmp_path):
+    page = shared_app_page
+    # Set by script, as on a fresh page: the first tab shown, the focus on the skip link (its first Tab stop).
+    open_tab(page, "Start here")
+    expect(page.locator(".explorer-landing")).to_be_visible(timeout=60_000)
+    page.locator(".explorer-skip-link").focus()
     keys = Keyboard(page)
     try:
         # The tab bar: one Tab stop (the current tab), arrows move along it, Enter opens the tab.
-        keys.press("Tab")                                            # the skip link
+        now = keys.focused()
+        assert now is not None and now["text"] == SKIP_TEXT, now
+        keys.stop(now)                                               # the skip link, its outline too
         # Past the teacher's tools above the tabs (Presenter view, Download as notebook) to the tab bar.
         now = keys.tab_to(lambda f: f["role"] == "tab", limit=5)
         assert now["text"] == "Start here", now
@@ -187,7 +209,8 @@ def test_randomized_response_epsilon_moves_with_the_arrow_keys(browser, explorer
             keys.press("ArrowRight")
         assert now is not None and now["text"] == "Randomized response", now
         keys.press("Enter")
-        panel = page.locator(".explorer-rr-panel")
+        # the tab's panel: the lessons met by the first journey hold randomized-response panels too, hidden now
+        panel = page.locator(".explorer-rr-panel").filter(visible=True)
         expect(panel).to_be_visible(timeout=60_000)
         expect(panel.locator(".explorer-status")).to_contain_text("ε = 1 ", timeout=60_000)
         readout = panel.locator(".explorer-rr-epsilon .widget-readout")
@@ -205,5 +228,3 @@ def test_randomized_response_epsilon_moves_with_the_arrow_keys(browser, explorer
         page.screenshot(path=str(tmp_path / "keyboard-rr.png"), full_page=True)
         print(f"screenshot: {tmp_path / 'keyboard-rr.png'}")
         raise
-    finally:
-        context.close()

@@ -1,5 +1,9 @@
 """The Permutation tab in headless Chromium: the tab reads the Data tab's data set (the Domingo-Ferrer and
-Muralidhar (2016) example masked with additive noise, UCI Adult behind Compute, an upload it cannot use)."""
+Muralidhar (2016) example masked with additive noise, UCI Adult behind Compute, an upload it cannot use).
+
+The tests share one page (``shared_app_page``), in this order: the upload on the app's UCI Adult (it ends on the
+paper's example), the paper's example, then UCI Adult chosen again (as the app opens: its 5,000 records, additive
+noise) behind Compute.  Each test chooses its data set in the Data tab unless it is the one shown."""
 
 from __future__ import annotations
 
@@ -13,13 +17,45 @@ DM_EXAMPLE = "Domingo-Ferrer and Muralidhar (2016) example"
 
 def _choose_in_data_tab(page, name: str) -> None:
     open_tab(page, "Data")
+    select = page.locator(".explorer-data-panel .widget-dropdown select").first
+    if select.input_value() == name:                # already the shared data set: nothing to load
+        return
     page.locator(".explorer-data-panel .widget-dropdown select").first.select_option(name)
     expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text(f"Loaded {name}",
                                                                                    timeout=30_000)
 
 
-def test_the_papers_example_additive_noise_shows_histogram_and_linkage(app_page, tmp_path):
-    page = app_page
+def test_an_upload_without_numbers_is_said_in_words_and_the_switch_works(shared_app_page, tmp_path):
+    page = shared_app_page
+    open_tab(page, "Permutation")
+    panel = page.locator(".explorer-permutation-panel")
+    status = panel.locator(".explorer-status").first
+    expect(status).to_contain_text("5,000 records, 6 attribute(s).", timeout=30_000)
+    open_tab(page, "Data")
+    upload = tmp_path / "towns.csv"
+    upload.write_text("name,town\nann,Reus\nbob,Vic\n")
+    with page.expect_file_chooser() as chooser:
+        page.locator(".explorer-data-panel .widget-upload").first.click()
+    chooser.value.set_files(str(upload))
+    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("towns.csv", timeout=30_000)
+    open_tab(page, "Permutation")
+    expect(status).to_contain_text("needs numeric (or ordinal) attributes", timeout=30_000)
+    expect(status).to_contain_text("'Uploaded: towns.csv' has no numeric or ordinal column")
+    expect(panel.locator(".explorer-stale-note")).to_contain_text("out of date")
+    switch = panel.locator(".explorer-perm-switch")
+    expect(switch).to_be_visible()
+    switch.click()
+    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
+                                                                    timeout=30_000)
+    expect(switch).to_be_hidden()
+    open_tab(page, "Data")
+    expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value(DM_EXAMPLE,
+                                                                                             timeout=30_000)
+    save_screenshot(page, tmp_path, "permutation-switch")
+
+
+def test_the_papers_example_additive_noise_shows_histogram_and_linkage(shared_app_page, tmp_path):
+    page = shared_app_page
     _choose_in_data_tab(page, DM_EXAMPLE)            # the example is a data set of the Data tab
     open_tab(page, "Permutation")
     panel = page.locator(".explorer-permutation-panel")
@@ -54,12 +90,13 @@ def test_the_papers_example_additive_noise_shows_histogram_and_linkage(app_page,
     assert before  # the summary existed before the change
 
 
-def test_large_data_of_the_data_tab_runs_behind_compute(app_page, tmp_path):
-    page = app_page
+def test_large_data_of_the_data_tab_runs_behind_compute(shared_app_page, tmp_path):
+    page = shared_app_page
+    _choose_in_data_tab(page, "UCI Adult")           # the data set the app opens on
     open_tab(page, "Permutation")
     panel = page.locator(".explorer-permutation-panel")
     status = panel.locator(".explorer-status").first
-    # the app opens on UCI Adult: the tab shows it (no source of its own)
+    # UCI Adult: the tab shows it (no source of its own)
     expect(status).to_contain_text("5,000 records, 6 attribute(s).", timeout=30_000)
     expect(panel.locator(".explorer-perm-data-name")).to_contain_text("UCI Adult")
     expect(panel.locator(".explorer-perm-compute")).to_be_hidden()
@@ -80,32 +117,3 @@ def test_large_data_of_the_data_tab_runs_behind_compute(app_page, tmp_path):
     expect(panel.locator(".explorer-stale-note")).not_to_contain_text("out of date")
     expect(status).not_to_contain_text("wrong")
     save_screenshot(page, tmp_path, "permutation-large-adult")
-
-
-def test_an_upload_without_numbers_is_said_in_words_and_the_switch_works(app_page, tmp_path):
-    page = app_page
-    open_tab(page, "Permutation")
-    panel = page.locator(".explorer-permutation-panel")
-    status = panel.locator(".explorer-status").first
-    expect(status).to_contain_text("5,000 records, 6 attribute(s).", timeout=30_000)
-    open_tab(page, "Data")
-    upload = tmp_path / "towns.csv"
-    upload.write_text("name,town\nann,Reus\nbob,Vic\n")
-    with page.expect_file_chooser() as chooser:
-        page.locator(".explorer-data-panel .widget-upload").first.click()
-    chooser.value.set_files(str(upload))
-    expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("towns.csv", timeout=30_000)
-    open_tab(page, "Permutation")
-    expect(status).to_contain_text("needs numeric (or ordinal) attributes", timeout=30_000)
-    expect(status).to_contain_text("'Uploaded: towns.csv' has no numeric or ordinal column")
-    expect(panel.locator(".explorer-stale-note")).to_contain_text("out of date")
-    switch = panel.locator(".explorer-perm-switch")
-    expect(switch).to_be_visible()
-    switch.click()
-    expect(panel.locator(".explorer-perm-linkage")).to_contain_text("6 of 20 records correctly linked",
-                                                                    timeout=30_000)
-    expect(switch).to_be_hidden()
-    open_tab(page, "Data")
-    expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value(DM_EXAMPLE,
-                                                                                             timeout=30_000)
-    save_screenshot(page, tmp_path, "permutation-switch")

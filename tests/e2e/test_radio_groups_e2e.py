@@ -7,10 +7,14 @@ one rendered group a shared name of their own and the toggle buttons ``role="rad
 roving tabindex and arrow keys that click.  Here, with key presses: Tab reaches the group once and the next Tab
 leaves it, Shift+Tab comes back to the chosen option, the arrow keys move the choice, and the kernel gets it (a
 check question's feedback, the Dominance tab's controls and verdict follow).
+
+The two tests share one page (``shared_app_page``), each on its own tab (Lessons, Dominance), each moving the focus
+itself to the group it tests.
 """
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from explorer.lessons import lessons
@@ -30,16 +34,24 @@ FOCUSED_RADIO_JS = """() => { const e = document.activeElement;
   return e && e.type === 'radio' ? {value: e.value, checked: e.checked, name: e.name} : null; }"""
 
 
+@pytest.fixture(scope="module")
+def module_app(browser, explorer_server):
+    """The module's one page (``shared_app_page``), at 1366x768, watching the kernel's busy/idle status."""
+    context, page = _app_page(browser, explorer_server)
+    yield page
+    context.close()
+
+
 def _in_group(stop: dict | None, css: str) -> bool:
     return stop is not None and css in stop["path"].split()
 
 
-def test_a_check_question_is_one_tab_stop_and_its_arrows_reach_the_kernel(browser, explorer_server, tmp_path):
+def test_a_check_question_is_one_tab_stop_and_its_arrows_reach_the_kernel(shared_app_page, tmp_path):
     first = lessons()[0]
     check = first.check
     assert check.kind == "choice" and len(check.choices) >= 3, "the test needs a multiple-choice question"
     answer = int(check.answer)
-    context, page = _app_page(browser, explorer_server)
+    page = shared_app_page
     keys = Keyboard(page)
     try:
         open_tab(page, "Lessons")
@@ -105,13 +117,11 @@ def test_a_check_question_is_one_tab_stop_and_its_arrows_reach_the_kernel(browse
         page.screenshot(path=str(tmp_path / "radio-group.png"), full_page=True)
         print(f"screenshot: {tmp_path / 'radio-group.png'}")
         raise
-    finally:
-        context.close()
 
 
 def test_toggle_buttons_are_one_tab_stop_with_a_roving_tabindex_and_arrows_that_reach_the_kernel(
-        browser, explorer_server, tmp_path):
-    context, page = _app_page(browser, explorer_server)
+        shared_app_page, tmp_path):
+    page = shared_app_page
     keys = Keyboard(page)
     try:
         open_tab(page, "Dominance")
@@ -173,5 +183,3 @@ def test_toggle_buttons_are_one_tab_stop_with_a_roving_tabindex_and_arrows_that_
         page.screenshot(path=str(tmp_path / "toggle-buttons.png"), full_page=True)
         print(f"screenshot: {tmp_path / 'toggle-buttons.png'}")
         raise
-    finally:
-        context.close()

@@ -1,4 +1,7 @@
-"""The "Randomized response" tab in headless Chromium: epsilon moves the picture; a bad matrix is explained."""
+"""The "Randomized response" tab in headless Chromium: epsilon moves the picture; a bad matrix is explained.
+
+The tests share one page (``shared_app_page``): the first puts ε back to 1 when it is done, the second finds the
+tab as the app opens it (ε = 1, the default design)."""
 
 from __future__ import annotations
 
@@ -36,8 +39,8 @@ def _wait_for_pixels(locator, accept, timeout: float = TIMEOUT / 1000) -> np.nda
         time.sleep(0.25)
 
 
-def test_moving_epsilon_changes_status_and_label(app_page, tmp_path):
-    panel, status = _open(app_page)
+def test_moving_epsilon_changes_status_and_label(shared_app_page, tmp_path):
+    panel, status = _open(shared_app_page)
     label = panel.locator(".explorer-rr-epsilon-label")
     expect(label).to_contain_text("ε = 1", timeout=TIMEOUT)
     # the four plots' canvas: drawn (not blank) before the slider moves
@@ -61,17 +64,21 @@ def test_moving_epsilon_changes_status_and_label(app_page, tmp_path):
     typed.press("Enter")
     expect(status).to_contain_text("multiply the odds of one answer over another by at most 7.4", timeout=TIMEOUT)
     expect(label).to_contain_text("ε = 2", timeout=TIMEOUT)
-    save_screenshot(app_page, tmp_path, "rr-epsilon-2")
+    save_screenshot(shared_app_page, tmp_path, "rr-epsilon-2")
     # beyond the one range of every tab: the state's words, and the box shows the state's value again
     typed.fill("12")
     typed.press("Enter")
     expect(status).to_contain_text("typed epsilon must be <= 10 (the range every tab uses)", timeout=TIMEOUT)
     expect(typed).to_have_value("2", timeout=TIMEOUT)
     expect(label).to_contain_text("ε = 2", timeout=TIMEOUT)
+    # ε = 1 again, as the app opens, for the module's next test
+    typed.fill("1")
+    typed.press("Enter")
+    expect(status).to_contain_text("ε = 1 (column 1)", timeout=TIMEOUT)
 
 
-def test_invalid_custom_matrix_shows_row_and_sum(app_page, tmp_path):
-    panel, status = _open(app_page)
+def test_invalid_custom_matrix_shows_row_and_sum(shared_app_page, tmp_path):
+    panel, status = _open(shared_app_page)
     panel.locator(".explorer-rr-design select").select_option(label="custom matrix")
     expect(panel.locator(".explorer-rr-cell-2-1 input")).to_be_visible(timeout=TIMEOUT)
     for column, value in ((1, "0.2"), (2, "0.5"), (3, "0.2")):
@@ -80,7 +87,7 @@ def test_invalid_custom_matrix_shows_row_and_sum(app_page, tmp_path):
         cell.press("Enter")
     expect(status).to_contain_text("row 2 sums to 0.9", timeout=TIMEOUT)
     expect(panel.locator(".explorer-rr-invalid-row")).to_have_count(1, timeout=TIMEOUT)
-    save_screenshot(app_page, tmp_path, "rr-invalid-matrix")
+    save_screenshot(shared_app_page, tmp_path, "rr-invalid-matrix")
     panel.locator(".explorer-rr-normalise").click()
     expect(status).not_to_contain_text("sums to", timeout=TIMEOUT)
     expect(panel.locator(".explorer-rr-invalid-row")).to_have_count(0, timeout=TIMEOUT)

@@ -1,6 +1,9 @@
 """A value typed in a slider's readout out of range, or not a number, is refused in words, never silently clamped
 (issue 25, item 7), in headless Chromium: the randomized-response ε (Enter and leaving the readout), and the
-Multi-attribute RR tab's p, another panel with its own bridge.
+Multi-attribute RR tab's p, another panel with its own bridge; and in the t-closeness tab, ε typed in its text box
+and k in its own box.
+
+The tests share one page (``shared_app_page``): each acts on its own tab and controls.
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ def _ready(readout, maximum: str) -> None:
     expect(readout).to_have_attribute("data-explorer-max", maximum, timeout=TIMEOUT)
 
 
-def test_typed_epsilon_120_is_refused_in_words_and_2_5_is_taken(app_page, tmp_path):
-    page = app_page
+def test_typed_epsilon_120_is_refused_in_words_and_2_5_is_taken(shared_app_page, tmp_path):
+    page = shared_app_page
     open_tab(page, "Randomized response")
     panel = page.locator(".explorer-rr-panel")
     expect(panel).to_be_visible(timeout=60_000)
@@ -62,8 +65,8 @@ def test_typed_epsilon_120_is_refused_in_words_and_2_5_is_taken(app_page, tmp_pa
     expect(typed_box).to_have_value("2.5")
 
 
-def test_typed_p_out_of_range_is_refused_in_another_tab(app_page, tmp_path):
-    page = app_page
+def test_typed_p_out_of_range_is_refused_in_another_tab(shared_app_page, tmp_path):
+    page = shared_app_page
     open_tab(page, "Multi-attribute RR")
     panel = page.locator(".explorer-mdrr-panel")
     expect(panel).to_be_visible(timeout=60_000)
@@ -81,3 +84,30 @@ def test_typed_p_out_of_range_is_refused_in_another_tab(app_page, tmp_path):
     _type(readout, "0.7")
     expect(readout).to_have_text("0.70", timeout=TIMEOUT)
     save_screenshot(page, tmp_path, "slider-typed-p-refused")
+
+
+def test_typed_epsilon_120_and_k_0_are_refused_in_words(shared_app_page, tmp_path):
+    page = shared_app_page
+    open_tab(page, "t-closeness")
+    panel = page.locator(".explorer-t-closeness-panel")
+    expect(panel).to_be_visible(timeout=30_000)
+    readout = panel.locator(".explorer-tc-epsilon .widget-readout")
+    before = readout.inner_text()
+    typed = panel.locator(".explorer-epsilon-typed input")
+    typed.fill("120")
+    typed.press("Enter")
+    status = panel.locator(".explorer-status")
+    expect(status).to_contain_text("must be <= 10 (the range every tab uses), got '120'", timeout=30_000)
+    expect(status).to_contain_text("ε stays")
+    expect(readout).to_have_text(before)                                   # not clamped to 10.00
+    expect(typed).not_to_have_value("120", timeout=30_000)
+    # the slider's own readout can be typed in too: a value out of range is refused there in words
+    # (the tests above), never clamped
+    assert readout.evaluate("e => e.isContentEditable && getComputedStyle(e).pointerEvents !== 'none'")
+    k = panel.locator(".explorer-tc-k input")
+    k.fill("0")
+    k.press("Enter")
+    expect(status).to_contain_text("must be between 1 and", timeout=30_000)
+    expect(status).to_contain_text("got 0; the change was refused")
+    expect(k).not_to_have_value("0", timeout=30_000)
+    save_screenshot(page, tmp_path, "typed-epsilon-refused")

@@ -1,4 +1,7 @@
-"""One state, many views, in headless Chromium: the Data tab's marks and a loaded epsilon reach every tab."""
+"""One state, many views, in headless Chromium: the Data tab's marks and a loaded epsilon reach every tab.
+
+The two tests share one page (``shared_app_page``): the first changes the marks only (ε stays 1, as the second
+needs), the second loads the configuration it exported with only ε changed."""
 
 from __future__ import annotations
 
@@ -19,9 +22,9 @@ def _column_checkbox(page, column: str, which: int):
     return cells.nth(row + 4 + which).locator("input[type=checkbox]")
 
 
-def test_sensitive_attribute_marked_in_the_data_tab_is_named_by_t_closeness(app_page, tmp_path):
+def test_sensitive_attribute_marked_in_the_data_tab_is_named_by_t_closeness(shared_app_page, tmp_path):
     """The marks have one home, the state: the Data tab and the t-closeness tab show and edit the same ones."""
-    page = app_page
+    page = shared_app_page
     open_tab(page, "Data")                        # the app opens on its landing view
     expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value("UCI Adult",
                                                                                              timeout=30_000)
@@ -52,8 +55,8 @@ def test_sensitive_attribute_marked_in_the_data_tab_is_named_by_t_closeness(app_
     save_screenshot(page, tmp_path, "state-t-closeness-income")
 
 
-def test_a_loaded_top_level_epsilon_is_read_back_in_every_tab(app_page, tmp_path):
-    page = app_page
+def test_a_loaded_top_level_epsilon_is_read_back_in_every_tab(shared_app_page, tmp_path):
+    page = shared_app_page
     for title in ("t-closeness", "Multi-attribute RR", "Randomized response"):
         open_tab(page, title)
         page.wait_for_timeout(500)
