@@ -149,11 +149,9 @@ def open_app(browser, url: str, timeout_ms: int = 120_000):
     return context, page
 
 
-@pytest.fixture
-def app_page(browser, explorer_server, tmp_path, request):
-    """A page with the whole app rendered; a screenshot is saved if the test fails."""
-    context, page = open_app(browser, explorer_server)
-    yield page
+def screenshot_if_failed(page, request, tmp_path) -> None:
+    """After a test (a fixture's teardown): if its call failed, save a full-page screenshot of ``page`` in its
+    temporary folder and print the path."""
     report = getattr(request.node, "rep_call", None)
     if report is not None and report.failed:
         path = tmp_path / "failure.png"
@@ -162,6 +160,14 @@ def app_page(browser, explorer_server, tmp_path, request):
             print(f"failure screenshot: {path}")
         except Exception:
             pass
+
+
+@pytest.fixture
+def app_page(browser, explorer_server, tmp_path, request):
+    """A page with the whole app rendered; a screenshot is saved if the test fails."""
+    context, page = open_app(browser, explorer_server)
+    yield page
+    screenshot_if_failed(page, request, tmp_path)
     context.close()
 
 
@@ -179,11 +185,4 @@ def module_app(browser, explorer_server):
 def shared_app_page(module_app, tmp_path, request):
     """The module's shared page (``module_app``) for one test; a screenshot is saved if the test fails."""
     yield module_app
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        path = tmp_path / "failure.png"
-        try:
-            module_app.screenshot(path=str(path), full_page=True)
-            print(f"failure screenshot: {path}")
-        except Exception:
-            pass
+    screenshot_if_failed(module_app, request, tmp_path)
