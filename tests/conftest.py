@@ -57,6 +57,24 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         option.dist = "loadgroup"
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """(xdist, on the controller) Tell each worker the distribution mode chosen here.
+
+    A worker reads ``--dist`` from its own command line, where :func:`pytest_cmdline_main`'s choice is not: without
+    this, its items would lack the group suffix ``@e2e-<module>`` and ``--dist loadgroup`` would hand out the
+    tests of a browser module one by one, each worker opening the module's shared page again."""
+    node.workerinput["explorer_dist"] = node.config.option.dist
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """(in an xdist worker) Group the items as the controller distributes them (:func:`pytest_configure_node`)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and workerinput.get("explorer_dist") == "loadgroup":
+        config.option.loadgroup = True
+
+
 def _is_e2e(item: pytest.Item) -> bool:
     return E2E_DIR in item.path.resolve().parents
 
