@@ -57,22 +57,42 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         option.dist = "loadgroup"
 
 
+#: Test modules, besides every browser test module, whose tests run whole on one worker: their module fixture
+#: is the costly part (test_registry's cases run their snippets in one fresh interpreter).
+WHOLE_MODULES = ("tests/panels/test_registry.py",)
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test is handed out in: its module for a browser test module (``tests/e2e/``) and for
+    :data:`WHOLE_MODULES`, the test alone otherwise.
+
+    >>> work_unit("tests/e2e/test_app_e2e.py::test_picking_the_004_example_shows_its_20_rows")
+    'tests/e2e/test_app_e2e.py'
+    >>> work_unit("tests/core/test_releases.py::test_rappor[2]")
+    'tests/core/test_releases.py::test_rappor[2]'
+    """
+    module = nodeid.split("::", 1)[0]
+    return module if module.startswith("tests/e2e/") or module in WHOLE_MODULES else nodeid
+
+
 @pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node) -> None:
-    """(xdist, on the controller) Tell each worker the distribution mode chosen here.
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """(xdist, ``--dist loadgroup``) Hand out the tests in :func:`work_unit`\ s: a browser test module runs whole
+    on one worker, so its module fixtures (a shared page of the app, a JupyterLab server) start once.
 
-    A worker reads ``--dist`` from its own command line, where :func:`pytest_cmdline_main`'s choice is not: without
-    this, its items would lack the group suffix ``@e2e-<module>`` and ``--dist loadgroup`` would hand out the
-    tests of a browser module one by one, each worker opening the module's shared page again."""
-    node.workerinput["explorer_dist"] = node.config.option.dist
+    The units are read from the node ids on the controller.  xdist's own ``xdist_group`` marks travel from the
+    workers as a suffix written into each node id, which pytest 9.2 no longer lets a plugin change
+    (pytest-dev/pytest-xdist#1386): the marks were silently dropped and the tests of a module handed out one by one.
+    Units with more tests go first (xdist's ``--loadscope-reorder``), so the browser modules start early."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
 
+    class ModuleUnits(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_configure(config: pytest.Config) -> None:
-    """(in an xdist worker) Group the items as the controller distributes them (:func:`pytest_configure_node`)."""
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput is not None and workerinput.get("explorer_dist") == "loadgroup":
-        config.option.loadgroup = True
+    return ModuleUnits(config, log)
 
 
 def _is_e2e(item: pytest.Item) -> bool:
@@ -81,19 +101,16 @@ def _is_e2e(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tiers before ``-m`` selects (tryfirst) and before xdist reads the groups."""
-    grouped = config.pluginmanager.has_plugin("xdist")     # xdist_group is xdist's marker
+    """Mark the tiers before ``-m`` selects (tryfirst)."""
     for item in items:
         if item.path.suffix == ".ipynb":                 # nbmake executes the whole notebook in a kernel
             item.add_marker(pytest.mark.slow)
         if _is_e2e(item):
             item.add_marker(pytest.mark.e2e)
-            # a browser test module runs whole on one worker (its module fixtures start once), and the modules
-            # spread over the workers; each worker starts the session's explorer_server and browser once.  Tests
-            # wait for figures by what the kernel says it fitted (tests/e2e/figures.py, settle), not for a quiet
-            # time, so a busy machine slows them down without catching a figure mid-redraw.
-            if grouped and item.get_closest_marker("xdist_group") is None:
-                item.add_marker(pytest.mark.xdist_group(f"e2e-{item.path.stem}"))
+            # a browser test module runs whole on one worker (work_unit); each worker starts the session's
+            # explorer_server and browser once.  Tests wait for figures by what the kernel says it fitted
+            # (tests/e2e/figures.py, settle), not for a quiet time, so a busy machine slows them down without
+            # catching a figure mid-redraw.
 
 
 #: The test that executes each tab notebook (00-05) in a kernel and fails on a cell's error as nbmake does.

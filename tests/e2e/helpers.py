@@ -14,6 +14,17 @@ def open_tab(page, title: str) -> None:
     page.wait_for_timeout(300)
 
 
+def upload_csv(page, folder: Path, name: str, text: str) -> None:
+    """In the Data tab, upload a CSV file called ``name`` holding ``text`` (written in ``folder``), as a user picks
+    it in the file chooser; the caller waits for what the app says."""
+    open_tab(page, "Data")
+    path = Path(folder) / name
+    path.write_text(text)
+    with page.expect_file_chooser() as chooser:
+        page.locator(".explorer-data-panel .widget-upload").first.click()
+    chooser.value.set_files(str(path))
+
+
 def save_screenshot(page, tmp_path: Path, name: str) -> Path:
     """Save a full-page screenshot under the test's tmp dir and return its path."""
     path = Path(tmp_path) / f"{name}.png"

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import open_app
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import open_tab, save_screenshot, upload_csv
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +43,7 @@ def test_uploading_a_malformed_csv_shows_the_error(shared_app_page, tmp_path):
     open_tab(page, "Data")
     select = page.locator(".explorer-data-panel .widget-dropdown select").first
     expect(select).to_have_value("UCI Adult", timeout=30_000)          # the app's data set, before the upload
-    bad = tmp_path / "ragged.csv"
-    bad.write_text("a,b,c\n1,2,3\n4,5\n")
-    with page.expect_file_chooser() as chooser:
-        page.locator(".explorer-data-panel .widget-upload").first.click()
-    chooser.value.set_files(str(bad))
+    upload_csv(page, tmp_path, "ragged.csv", "a,b,c\n1,2,3\n4,5\n")
     status = page.locator(".explorer-data-panel .explorer-status")
     expect(status).to_contain_text("line 3 has 2 fields", timeout=30_000)
     expect(status).to_contain_text("previous data set is kept")

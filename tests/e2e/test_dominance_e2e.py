@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import open_tab, save_screenshot, upload_csv
 
 RUIZ_EXAMPLE = "Ruiz (2018) example"
 
@@ -91,12 +91,7 @@ def test_a_papers_example_chosen_in_the_data_tab_is_compared_with_its_printed_y(
     expect(panel.locator(".explorer-dominance-switch")).to_be_hidden()
 
     # an upload without numbers: said in words, the switch makes the Ruiz (2018) example the shared data set
-    open_tab(page, "Data")
-    upload = tmp_path / "towns.csv"
-    upload.write_text("name,town\nann,Reus\nbob,Vic\n")
-    with page.expect_file_chooser() as chooser:
-        page.locator(".explorer-data-panel .widget-upload").first.click()
-    chooser.value.set_files(str(upload))
+    upload_csv(page, tmp_path, "towns.csv", "name,town\nann,Reus\nbob,Vic\n")
     expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("towns.csv", timeout=30_000)
     open_tab(page, "Dominance")
     expect(status).to_contain_text("'Uploaded: towns.csv' has no numeric attributes", timeout=30_000)

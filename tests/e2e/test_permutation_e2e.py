@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import open_tab, save_screenshot
+from tests.e2e.helpers import open_tab, save_screenshot, upload_csv
 
 
 DM_EXAMPLE = "Domingo-Ferrer and Muralidhar (2016) example"
@@ -31,12 +31,7 @@ def test_an_upload_without_numbers_is_said_in_words_and_the_switch_works(shared_
     panel = page.locator(".explorer-permutation-panel")
     status = panel.locator(".explorer-status").first
     expect(status).to_contain_text("5,000 records, 6 attribute(s).", timeout=30_000)
-    open_tab(page, "Data")
-    upload = tmp_path / "towns.csv"
-    upload.write_text("name,town\nann,Reus\nbob,Vic\n")
-    with page.expect_file_chooser() as chooser:
-        page.locator(".explorer-data-panel .widget-upload").first.click()
-    chooser.value.set_files(str(upload))
+    upload_csv(page, tmp_path, "towns.csv", "name,town\nann,Reus\nbob,Vic\n")
     expect(page.locator(".explorer-data-panel .explorer-status")).to_contain_text("towns.csv", timeout=30_000)
     open_tab(page, "Permutation")
     expect(status).to_contain_text("needs numeric (or ordinal) attributes", timeout=30_000)

@@ -123,9 +123,9 @@ def _code_cases():
     for key, states in CODE_STATES.items():
         for dataset, epsilon in states:
             reason = KNOWN_CODE_GAPS.get((key, dataset))
-            # one worker runs them all: their snippets share one fresh interpreter (code_runs)
-            marks = [pytest.mark.xdist_group("code-in-a-fresh-interpreter")]
-            marks += [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
+            # one worker runs them all (tests/conftest.py, WHOLE_MODULES): their snippets share one fresh
+            # interpreter (code_runs)
+            marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
             yield pytest.param(key, dataset, epsilon, marks=marks, id=f"{key}-{dataset[:12]}-eps{epsilon:g}")
 
 
