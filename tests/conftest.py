@@ -77,7 +77,7 @@ def work_unit(nodeid: str) -> str:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
-    """(xdist, ``--dist loadgroup``) Hand out the tests in :func:`work_unit`\ s: a browser test module runs whole
+    """(xdist, ``--dist loadgroup``) Hand out the tests in units (:func:`work_unit`): a browser test module runs whole
     on one worker, so its module fixtures (a shared page of the app, a JupyterLab server) start once.
 
     The units are read from the node ids on the controller.  xdist's own ``xdist_group`` marks travel from the

@@ -29,9 +29,11 @@ class Debounced:
 
     Examples
     --------
+    >>> import threading
     >>> calls = []
     >>> later = Debounced(lambda: calls.append(1), 0.25)
-    >>> later(); later(); calls          # no event loop here: each call runs at once
+    >>> script = threading.Thread(target=lambda: (later(), later()))   # a thread with no event loop, as a script
+    >>> script.start(); script.join(); calls          # each call ran at once
     [1, 1]
     """
 
