@@ -6,7 +6,7 @@ last frame, over transparent zeros; a full frame after a size change) and sends
 it as a PNG over the widget's comm.  The browser paints it over the last frame.
 
 :class:`ExplorerCanvas` is that canvas (a subclass of ``ipympl.backend_nbagg.Canvas``)
-with two changes, and nothing else:
+with these changes, and nothing else:
 
 **A faster PNG (the fast path), version-gated.**  Encoding the PNG is most of
 what a blitted slider move costs once the drawing is done.  Pillow, which
@@ -59,10 +59,16 @@ is clamped to :data:`DEVICE_PIXEL_RATIO_RANGE`; the frame never exceeds
 exception leaves the handler (it is logged kernel-side: ipywidgets would send
 its traceback to the client).
 
+**No render twice for the same frame.**  ipympl's browser view asks for a draw when it
+starts, again once the kernel has told it the figure's size, and after every resize;
+:meth:`ExplorerCanvas.handle_draw` sends the last render again (a full frame) when
+nothing changed since it was made, instead of rendering the figure anew.
+
 **Following the container's width.**  :meth:`ExplorerCanvas.fit_width` re-renders
 the figure at a width the kernel was told (by :mod:`explorer.panels._resize`),
 clamped between :attr:`ExplorerCanvas.min_fit_width` and the design width and
-widened until its text stays inside; ``resizable`` and the bounds above are
+widened until its text stays inside (a figure at its design width in a column at
+least that wide is left as it is); ``resizable`` and the bounds above are
 untouched.
 
 See ``docs/canvas.md`` ("How figures reach the browser fast, and the limits on
@@ -75,6 +81,7 @@ import json
 import logging
 import math
 import warnings
+import weakref
 from base64 import b64encode
 from typing import Any
 
@@ -266,6 +273,11 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self._base_dpi = float(getattr(figure, "_original_dpi", figure.dpi))
         self._container_width: float | None = None  # the last width fit_width was asked for
         self.scale = 1.0                             # set_scale: the presenter view draws figures larger
+        self._render_key: tuple | None = None        # (w, h, dpi) of the last full render, None: none valid
+        self._asked_to_draw = False                  # draw_idle was called by a panel since the last render
+        self._refreshing = False                     # in handle_refresh: its draw_idle asks for no new render
+        self.n_renders = 0                           # full renders (for tests and benchmarks)
+        self.n_renders_reused = 0                    # client draws answered with the last render
 
     def add_frame_listener(self, listener) -> None:
         """Call ``listener()`` after every frame this canvas sends to the browser (:mod:`explorer.panels.access`:
@@ -330,6 +342,54 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
             self.draw_idle()
         return value == number
 
+    # ------------------------------------------------------------------ no render twice for the same frame
+    def draw(self):
+        """matplotlib's draw (a full Agg render, then the frame to the browser), noting what it rendered."""
+        self._asked_to_draw = False
+        self._render_key = None
+        self.n_renders += 1
+        super().draw()
+        self._render_key = self._current_key()
+
+    def draw_idle(self, *args, **kwargs):
+        """Ask the browser for a draw (matplotlib's web backend); a panel's call means the figure changed."""
+        if not self._refreshing:
+            self._asked_to_draw = True
+        super().draw_idle(*args, **kwargs)
+
+    def handle_refresh(self, event):
+        """A browser view asks for a full frame (a new view, or its canvas resized): it gets one, and the draw
+        it is sent for re-renders the figure only if something changed since the last render (:meth:`handle_draw`)."""
+        self._refreshing = True
+        try:
+            super().handle_refresh(event)
+        finally:
+            self._refreshing = False
+
+    def handle_draw(self, event):
+        """The browser's draw request: the last render is sent again when nothing changed since it was made.
+
+        ipympl asks for a draw on every view's start, again when the kernel tells it the figure's size (the
+        ``initialized`` message) and after each resize; each would re-render a figure that had not changed.  The
+        render is reused when the figure is not stale (matplotlib marks it stale on any change to an artist, its
+        size or its dots per inch), no panel called ``draw_idle`` since, and the renderer is the one drawn at this
+        size; the frame sent is the same as a new render's (a full one after a refresh).  Only this browser
+        request is answered so: a panel's own ``canvas.draw()`` (a blit's background) always renders."""
+        if (self._render_key is not None and not self._asked_to_draw and not self.figure.stale
+                and self._render_key == self._current_key()):
+            self.n_renders_reused += 1
+            self._png_is_old = True
+            self.manager.refresh_all()
+            return
+        self.draw()
+
+    def _current_key(self) -> tuple:
+        """The figure's size and dots per inch, and the renderer that would draw it now (held weakly)."""
+        width, height = self.figure.bbox.size
+        renderer = getattr(self, "renderer", None)
+        return (float(width), float(height), float(self.figure.dpi),
+                weakref.ref(renderer) if renderer is not None else None)
+
     # ------------------------------------------------------------------ following the container's width
     def fit_width(self, width: Any) -> bool:
         """Re-render the figure as close to ``width`` CSS pixels wide as its text allows.
@@ -361,6 +421,11 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
             self.mark_fitted(number, self.get_width_height(physical=False)[0])
             return target == number
         self._fit_request = target
+        if target >= design_width and self._at_design_width():
+            # Already at its design width, laid out for it by its last draw: nothing to measure, re-render or
+            # tell the browser (a resize message would make it ask for a new frame).
+            self.mark_fitted(number, design_width)
+            return target == number
         # A panel may have switched its constrained layout off after a draw (the axes stay where it put
         # them: later draws are cheaper).  A new width needs the layout again: on for the fit, then as it was.
         previous = self.figure.get_layout_engine()
@@ -398,6 +463,10 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self._png_is_old = True                           # the next frame is a full one at the new size
         self.draw_idle()
         return int(round(_clamp(number, self.min_fit_width, design_width))) == number
+
+    def _at_design_width(self) -> bool:
+        return all(abs(now - designed) < 1e-9
+                   for now, designed in zip(self.figure.get_size_inches(), self._design_inches))
 
     def _set_css_width(self, width: int, forward: bool = True) -> None:
         """Lay the figure out ``width`` CSS pixels wide; ``forward`` tells the browser (a resize message)."""

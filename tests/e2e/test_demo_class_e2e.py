@@ -45,7 +45,10 @@ def test_the_class_option_fills_its_pool_and_says_so(class_server):
         time.sleep(1)
     page = urllib.request.urlopen(url + "class", timeout=30).read().decode()
     assert "Class ready: 2 of 2 kernels" in page
-    text = log.read_text()
+    # The server's log says so at its next look at the pool (about once a second), maybe after the page did.
+    deadline = time.monotonic() + 30
+    while "Class ready: 2 of 2 kernels" not in (text := log.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.5)
     assert "class mode: filling a pool of 2 ready kernels" in text
     filling = re.search(r"Filling: [01] of 2 kernels ready", text)      # 1 when a kernel was ready by the first look
     ready = text.find("Class ready: 2 of 2 kernels")

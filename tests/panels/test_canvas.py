@@ -315,8 +315,65 @@ def test_an_exception_while_acting_on_a_message_never_leaves_the_handler(monkeyp
         raise MemoryError("no room for the frame")
 
     monkeypatch.setattr(canvas, "draw", out_of_memory)
+    figure.stale = True                 # the figure changed: the browser's draw request renders it again
     with caplog.at_level(logging.WARNING, logger="explorer.panels.canvas"):
         comm_message(canvas, {"type": "draw"})
     assert tracebacks == []
     assert any("MemoryError" in (record.exc_text or "") or record.exc_info for record in caplog.records
                if record.name == "explorer.panels.canvas")
+
+
+# --------------------------------------------------------------------------- no render twice for the same frame
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+
+
+def test_a_view_s_draw_requests_render_an_unchanged_figure_once_and_get_the_same_full_frame():
+    """A browser view asks for a draw when it starts and again when the kernel tells it the figure's size
+    (ipympl's "initialized" message, then the view's "refresh"): the second gets the first render again."""
+    figure, canvas = make_figure(6.0, 4.0)
+    figure.add_subplot().plot([0, 1, 2], [1, 0, 2])
+    sent = record_binaries(canvas)
+    for message in ("refresh", "draw"):            # the view starts: a refresh, then the draw it is asked for
+        comm_message(canvas, {"type": message})
+    attach_view(canvas)                            # the kernel sends the size: the view asks for a frame again
+    for message in ("refresh", "draw"):
+        comm_message(canvas, {"type": message})
+    assert (canvas.n_renders, canvas.n_renders_reused) == (1, 1)
+    assert len(sent) == 2
+    first, second = (_pixels(png) for png in sent)
+    assert second.shape == first.shape == (400, 600, 4)
+    assert (second == first).all() and (second[..., 3] == 255).all()     # a full frame, not a diff of zeros
+
+
+@pytest.mark.parametrize("change", ["artist", "draw_idle", "size", "device pixel ratio"])
+def test_a_changed_figure_is_rendered_again_when_the_browser_asks(change):
+    figure, canvas = make_figure(6.0, 4.0)
+    axes = figure.add_subplot()
+    (line,) = axes.plot([0, 1, 2], [1, 0, 2])
+    canvas.draw()
+    if change == "artist":
+        axes.set_title("a new title")
+    elif change == "draw_idle":                    # a panel that changed data in place says so with draw_idle
+        line.get_ydata()[:] = [2, 0, 1]
+        canvas.draw_idle()
+    elif change == "size":
+        figure.set_size_inches(5.0, 4.0)
+        figure.stale = False                       # the renderer's size alone tells
+    else:
+        comm_message(canvas, {"type": "set_device_pixel_ratio", "device_pixel_ratio": 2})
+    comm_message(canvas, {"type": "draw"})
+    assert (canvas.n_renders, canvas.n_renders_reused) == (2, 0)
+    comm_message(canvas, {"type": "draw"})         # then nothing changed
+    assert (canvas.n_renders, canvas.n_renders_reused) == (2, 1)
+
+
+def test_a_panel_s_own_draw_always_renders(monkeypatch):
+    """``canvas.draw()`` called by a panel (a blit's background) is a render even when nothing changed."""
+    figure, canvas = make_figure(6.0, 4.0)
+    figure.add_subplot().plot([0, 1], [1, 0])
+    canvas.draw()
+    canvas.draw()
+    assert (canvas.n_renders, canvas.n_renders_reused) == (2, 0)

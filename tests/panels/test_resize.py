@@ -229,3 +229,27 @@ def test_the_browser_is_told_only_the_width_found_and_what_it_was_fitted_for(mon
     assert [c for c in canvas._dom_classes if c.startswith("explorer-fitted-")] == [
         f"explorer-fitted-210-{_width(canvas)}"]
     assert len([kind for kind, _ in sent if kind == "resize"]) == 1
+
+
+def test_a_figure_at_its_design_width_in_a_wide_column_is_neither_measured_nor_rendered_again(monkeypatch):
+    """Every figure of a wide window is told a column at least as wide as its design: nothing to do, so no
+    resize reaches the browser (it would ask for a new frame) and the figure is not laid out again."""
+    figure, canvas = make_figure(6.0, 3.0)
+    axes = figure.add_subplot()
+    axes.set_ylabel("a long label on the y axis, so that a narrow width cuts it")
+    canvas.draw()
+    sent = []
+    monkeypatch.setattr(canvas.manager, "_send_event", lambda kind, **kw: sent.append((kind, kw.get("size"))))
+    layouts = []
+    overflow = canvas._overflow
+    monkeypatch.setattr(canvas, "_overflow", lambda: layouts.append(1) or overflow())
+    assert canvas.fit_width(1400) is False                # clamped to the design width: said so
+    assert sent == [] and layouts == [] and not figure.stale
+    assert "explorer-fitted-1400-600" in canvas._dom_classes
+    canvas.fit_width(400)                                 # narrower: laid out, and the browser is told once
+    resizes = [size for kind, size in sent if kind == "resize"]
+    assert len(resizes) == 1 and layouts
+    canvas.fit_width(1400)                                # wide again: back to the design width, told once
+    resizes = [size for kind, size in sent if kind == "resize"]
+    assert len(resizes) == 2 and round(resizes[-1][0]) == 600
+    assert _width(canvas) == 600
