@@ -19,7 +19,12 @@ at 100 dpi: 1000 x 660 px), whose epsilon slider is the app's most frequent redr
 * fitting every figure of the app to a phone's column (246 CSS px) and to a 700 px one
   (:meth:`~explorer.panels._canvas.ExplorerCanvas.fit_width`, what a narrow window costs the kernel), measuring each
   width tried with two layout passes (the explorer's way) and with the layout and Agg draw it used before (the
-  baseline), alternated; the widths found must be the same.
+  baseline), alternated; the widths found must be the same;
+* a browser view's start for every figure of the app, as ipympl's front end sends it (a refresh and the draw it
+  asks for; the ``initialized`` message, then the refresh and draw that the size the kernel sends brings), with the
+  last render sent again when nothing changed (:meth:`~explorer.panels._canvas.ExplorerCanvas.handle_draw`, the
+  explorer's way) and with a render for every draw request (matplotlib's, the baseline), alternated; as many frames
+  are sent both ways, and the frame sent again has the pixels of the render it repeats.
 """
 
 from __future__ import annotations
@@ -238,6 +243,70 @@ def fit_benchmark(quick: bool) -> None:
                 print(f"  not the same: {canvas.design_size[0]} px figure '{title[:50]}': explorer {a} px, before {b} px")
 
 
+def view_start_benchmark(quick: bool) -> None:
+    """Every figure of the app through a view's start, the explorer's way and with a render per draw request."""
+    from matplotlib.backends.backend_webagg_core import FigureCanvasWebAggCore
+    from PIL import Image
+
+    from explorer.app import build_app
+    from explorer.panels import _canvas
+    from explorer.panels._resize import figure_sizer
+
+    app = build_app()
+    for title in ("What does ε mean?", "Randomized response", "t-closeness", "Permutation", "Dominance",
+                  "Multi-attribute RR"):
+        app.panel(title)
+    canvases = list(figure_sizer()._canvases.values())
+    explorer_way = _canvas.ExplorerCanvas.handle_draw
+
+    def start(canvas) -> list[bytes]:
+        sent: list[bytes] = []
+        send = canvas.send
+
+        def recording(content, buffers=None):
+            if buffers:
+                sent.append(bytes(buffers[0]))
+            return send(content, buffers)
+
+        canvas.send = recording
+        try:
+            canvas.figure.stale = True                    # a figure as a panel leaves it: not drawn yet
+            canvas.syncing_data_url = True
+            for content in ({"type": "refresh"}, {"type": "draw"}, {"type": "initialized"}, {"type": "refresh"},
+                            {"type": "draw"}):
+                canvas._handle_message(canvas, content, [])
+        finally:
+            del canvas.send
+        return sent
+
+    print(f"\n## A browser view's start for {len(canvases)} figures (every figure this run has built: refresh, draw, initialized, "
+          "refresh, draw), seconds of one core")
+    seconds: dict[str, list[float]] = {"a render per draw (before)": [], "last render reused (explorer)": []}
+    frames: dict[str, list[list[bytes]]] = {}
+    for _ in range(1 if quick else 3):
+        for name, handle in (("a render per draw (before)", FigureCanvasWebAggCore.handle_draw),
+                             ("last render reused (explorer)", explorer_way)):
+            _canvas.ExplorerCanvas.handle_draw = handle
+            try:
+                start_time = time.process_time()
+                frames[name] = [start(canvas) for canvas in canvases]
+                seconds[name].append(time.process_time() - start_time)
+            finally:
+                _canvas.ExplorerCanvas.handle_draw = explorer_way
+    before, now = (statistics.median(seconds[k]) for k in seconds)
+
+    def pixels(png: bytes) -> np.ndarray:
+        return np.asarray(Image.open(io.BytesIO(png)))
+
+    counts = [len(f) for f in frames["a render per draw (before)"]] == [len(f) for f in frames["last render reused (explorer)"]]
+    resent = all(np.array_equal(pixels(f[0]), pixels(f[-1])) for f in frames["last render reused (explorer)"])
+    moved = sum(not np.array_equal(pixels(f[0]), pixels(f[-1])) for f in frames["a render per draw (before)"])
+    print(f"before {before:.2f} s, explorer {now:.2f} s, ratio {before / now:.2f}x; frames sent: "
+          f"{sum(map(len, frames['last render reused (explorer)']))}, as many both ways: {counts}; the frame sent again "
+          f"has the render's pixels: {resent}; figures whose second render differs from their first (a constrained "
+          f"layout still moving): {moved} of {len(canvases)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer frames and moves")
@@ -263,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         move_benchmark(panel, args.quick)
         text_benchmark(panel, args.quick)
         fit_benchmark(args.quick)
+        view_start_benchmark(args.quick)
         print(f"# load average {os.getloadavg()[0]:.2f} at the end (the machine is shared: times are inflated "
               "by load; the ratios are measured side by side)")
     if args.out:

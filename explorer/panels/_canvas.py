@@ -276,6 +276,7 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self._render_key: tuple | None = None        # (w, h, dpi) of the last full render, None: none valid
         self._asked_to_draw = False                  # draw_idle was called by a panel since the last render
         self._refreshing = False                     # in handle_refresh: its draw_idle asks for no new render
+        self._rendered_size: tuple | None = None     # (w, h, dpi) of the last render
         self.n_renders = 0                           # full renders (for tests and benchmarks)
         self.n_renders_reused = 0                    # client draws answered with the last render
 
@@ -344,12 +345,22 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
 
     # ------------------------------------------------------------------ no render twice for the same frame
     def draw(self):
-        """matplotlib's draw (a full Agg render, then the frame to the browser), noting what it rendered."""
+        """matplotlib's draw (a full Agg render, then the frame to the browser), noting what it rendered.
+
+        The first render at a size runs a constrained layout twice, as two draws did before a render was reused
+        (a layout starts from where the axes are: the second pass places them for the ticks the first gave)."""
         self._asked_to_draw = False
         self._render_key = None
         self.n_renders += 1
+        size = self._current_key()[:3]
+        engine = self.figure.get_layout_engine()
+        if size != self._rendered_size and isinstance(engine, ConstrainedLayoutEngine) and self.figure.axes:
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+                engine.execute(self.figure)
         super().draw()
         self._render_key = self._current_key()
+        self._rendered_size = self._render_key[:3]
 
     def draw_idle(self, *args, **kwargs):
         """Ask the browser for a draw (matplotlib's web backend); a panel's call means the figure changed."""

@@ -68,7 +68,7 @@ def followed(figure: dict) -> bool:
     return drawn and abs(figure["box"][1] - figure["box"][0] - box) <= 1.5 and abs(figure["rendered"] - rendered) <= 1
 
 
-def settle(page, timeout_s: float = 90.0, quiet_polls: int = 6, poll_ms: int = 250) -> list[dict]:
+def settle(page, timeout_s: float = 90.0, quiet_polls: int = 4, poll_ms: int = 250) -> list[dict]:
     """Wait until the shown tab has loaded and its figures have followed their boxes (:func:`followed`), with
     nothing changing for ``quiet_polls`` polls; return the figures (as they are at the timeout otherwise)."""
     deadline = time.monotonic() + timeout_s
