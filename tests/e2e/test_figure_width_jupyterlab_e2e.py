@@ -51,6 +51,24 @@ def jupyterlab(tmp_path_factory):
         yield url
 
 
+def close_dialogs(page) -> None:
+    """Close a JupyterLab dialog over the notebook (seen once in CI, on a busy machine: it intercepted the click on
+    the cell), saying what it was.  A kernel choice is accepted (the notebook's own kernel, preselected); any other
+    dialog is dismissed, never accepted (a "build recommended" dialog would start a build)."""
+    dialog = page.locator(".jp-Dialog")
+    for _ in range(3):
+        if not dialog.count():
+            return
+        text = dialog.first.inner_text()
+        print(f"a JupyterLab dialog over the notebook: {text[:300]!r}")
+        accept = dialog.first.locator(".jp-Dialog-button.jp-mod-accept")
+        if "kernel" in text.lower() and "select" in text.lower() and accept.count():
+            accept.first.click()
+        else:
+            page.keyboard.press("Escape")
+        page.wait_for_timeout(500)
+
+
 def run_first_cell(page, attempts: int = 3) -> None:
     """Run the notebook's cell and wait until its prompt shows it queued or run.
 
@@ -59,6 +77,7 @@ def run_first_cell(page, attempts: int = 3) -> None:
     """
     prompt = page.locator(".jp-Notebook .jp-Cell .jp-InputPrompt").first
     for attempt in range(attempts):
+        close_dialogs(page)
         page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()
         page.keyboard.press("Shift+Enter")
         deadline = time.monotonic() + 30
