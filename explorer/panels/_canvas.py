@@ -273,7 +273,7 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         self._base_dpi = float(getattr(figure, "_original_dpi", figure.dpi))
         self._container_width: float | None = None  # the last width fit_width was asked for
         self.scale = 1.0                             # set_scale: the presenter view draws figures larger
-        self._render_key: tuple | None = None        # (w, h, dpi) of the last full render, None: none valid
+        self._render_key: tuple | None = None        # _current_key() of the last render; None while none is valid
         self._asked_to_draw = False                  # draw_idle was called by a panel since the last render
         self._refreshing = False                     # in handle_refresh: its draw_idle asks for no new render
         self._rendered_size: tuple | None = None     # (w, h, dpi) of the last render
@@ -476,8 +476,7 @@ class ExplorerCanvas(KernelOwnedState, Canvas):
         return int(round(_clamp(number, self.min_fit_width, design_width))) == number
 
     def _at_design_width(self) -> bool:
-        return all(abs(now - designed) < 1e-9
-                   for now, designed in zip(self.figure.get_size_inches(), self._design_inches))
+        return bool(np.allclose(self.figure.get_size_inches(), self._design_inches, rtol=0, atol=1e-9))
 
     def _set_css_width(self, width: int, forward: bool = True) -> None:
         """Lay the figure out ``width`` CSS pixels wide; ``forward`` tells the browser (a resize message)."""
