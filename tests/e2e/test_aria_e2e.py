@@ -60,8 +60,15 @@ def _figure_text(page, title: str, *, changed_from: str | None = None, contains:
 
 
 def _check_tab(page, tab: str) -> None:
-    """Every visible figure speaks, every slider says its name and value, every status line is live."""
+    """Every visible figure speaks, every slider says its name and value, every status line is live.
+
+    A figure whose first frame has not reached the page yet says "The figure is being drawn."; the tab's other
+    figures may still be on their way when the one a test waited for speaks, so they are waited for too."""
+    deadline = time.monotonic() + TIMEOUT / 1000
     figures = page.evaluate(FIGURES_JS)
+    while any("being drawn" in figure["text"] for figure in figures) and time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+        figures = page.evaluate(FIGURES_JS)
     assert figures, f"{tab}: no figure on screen"
     for figure in figures:
         assert figure["role"] == "img" and figure["label"], (tab, figure)
