@@ -23,12 +23,14 @@ def test_binder_route_renders_the_app(browser, tmp_path):
     from playwright.sync_api import expect
 
     venv = tmp_path / "binder-venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    # --without-pip: the venv's own pip would be installed (and byte-compiled) only to run once; this test's pip
+    # installs into the venv instead (pip's --python), with the same requirements file and the same resolver.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     # --no-compile: pip byte-compiles every file it installs, most of this test's CPU time, for modules the
     # server never imports; Python compiles what it imports, so the server and the page are the same.
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", "-r",
-                              "binder/requirements.txt"], cwd=ROOT, capture_output=True, text=True)
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile",
+                              "-r", "binder/requirements.txt"], cwd=ROOT, capture_output=True, text=True)
     assert install.returncode == 0, install.stderr[-3000:]
     env = {**os.environ, "NB_PYTHON_PREFIX": str(venv), "PATH": f"{venv / 'bin'}:{os.environ['PATH']}"}
     subprocess.run(["bash", "binder/postBuild"], cwd=ROOT, env=env, check=True)
