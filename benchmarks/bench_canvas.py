@@ -181,13 +181,27 @@ def text_benchmark(panel, quick: bool) -> None:
           f"ratio {results['Text'] / results['CachedText']:.1f}x")
 
 
+#: The tabs whose panels draw figures.
+FIGURE_TABS = ("What does ε mean?", "Randomized response", "t-closeness", "Permutation", "Dominance",
+               "Multi-attribute RR")
+
+
+def build_every_figure() -> list:
+    """A new app with every figure tab built; the canvases of every figure this process has built so far."""
+    from explorer.app import build_app
+    from explorer.panels._resize import figure_sizer
+
+    app = build_app()
+    for title in FIGURE_TABS:
+        app.panel(title)
+    return list(figure_sizer()._canvases.values())
+
+
 def fit_benchmark(quick: bool) -> None:
     """Fit every figure of the app to narrow columns, measured the explorer's way and the former way."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from explorer.app import build_app
     from explorer.panels import _canvas
-    from explorer.panels._resize import figure_sizer
 
     def former_overflow(self) -> float:                  # a layout without rendering, then an Agg draw
         import warnings
@@ -201,11 +215,7 @@ def fit_benchmark(quick: bool) -> None:
         self._measured_width = self.get_width_height(physical=False)[0]
         return self._overflow_last
 
-    app = build_app()
-    for title in ("What does ε mean?", "Randomized response", "t-closeness", "Permutation", "Dominance",
-                  "Multi-attribute RR"):
-        app.panel(title)
-    canvases = list(figure_sizer()._canvases.values())
+    canvases = build_every_figure()
     widths = (246,) if quick else (246, 700)
     explorer_way = _canvas.ExplorerCanvas._overflow
     for canvas in canvases:                # a first fit lays out figures never drawn yet: not what is compared
@@ -248,15 +258,9 @@ def view_start_benchmark(quick: bool) -> None:
     from matplotlib.backends.backend_webagg_core import FigureCanvasWebAggCore
     from PIL import Image
 
-    from explorer.app import build_app
     from explorer.panels import _canvas
-    from explorer.panels._resize import figure_sizer
 
-    app = build_app()
-    for title in ("What does ε mean?", "Randomized response", "t-closeness", "Permutation", "Dominance",
-                  "Multi-attribute RR"):
-        app.panel(title)
-    canvases = list(figure_sizer()._canvases.values())
+    canvases = build_every_figure()
     explorer_way = _canvas.ExplorerCanvas.handle_draw
 
     def start(canvas) -> list[bytes]:
