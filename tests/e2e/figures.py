@@ -68,9 +68,13 @@ def followed(figure: dict) -> bool:
     return drawn and abs(figure["box"][1] - figure["box"][0] - box) <= 1.5 and abs(figure["rendered"] - rendered) <= 1
 
 
-def settle(page, timeout_s: float = 90.0, quiet_polls: int = 4, poll_ms: int = 250) -> list[dict]:
+def settle(page, timeout_s: float = 90.0, quiet_polls: int = 2, poll_ms: int = 250) -> list[dict]:
     """Wait until the shown tab has loaded and its figures have followed their boxes (:func:`followed`), with
-    nothing changing for ``quiet_polls`` polls; return the figures (as they are at the timeout otherwise)."""
+    nothing changing for ``quiet_polls`` polls; return the figures (as they are at the timeout otherwise).
+
+    A figure that has not yet followed its box fails :func:`followed` (the kernel marks the width it fitted for),
+    so the quiet polls only wait for what could still appear on the tab: half a second and more, longer than
+    the figure sizer's debounces (120 ms in the browser, ``DEBOUNCE_SECONDS`` in the kernel)."""
     deadline = time.monotonic() + timeout_s
     last, same = None, 0
     figures: list[dict] = []

@@ -16,8 +16,9 @@ from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
 from tests.e2e.conftest import demo_server_process
 from tests.e2e.helpers import run_async
 
-#: The cell time limit of the server under test: short, so that its pool kernels outlive it.
-TIMEOUT = 30
+#: The cell time limit of the server under test: short, so that its pool kernels outlive it (the app's cells take
+#: a few seconds; a pool kernel whose start-up timed out is replaced, which the first test's wait would show).
+TIMEOUT = 15
 
 
 def status(url: str) -> dict:

@@ -142,7 +142,9 @@ def _frame(channel: str, msg_type: str, content: dict) -> bytes:
     return frame(channel, msg_type, content)[0]
 
 
-async def _read_all(connection, seconds: float) -> list:
+async def _read_all(connection, seconds: float, until: bytes | None = None, then: float = 0.0) -> list:
+    """What ``connection`` sends within ``seconds``, until it closes; with ``until``, only until a message
+    containing those bytes arrived and ``then`` seconds more (what the kernel still sends after its reply)."""
     received = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -153,6 +155,8 @@ async def _read_all(connection, seconds: float) -> list:
         if message is None:
             break
         received.append(message)
+        if until is not None and isinstance(message, bytes) and until in message:
+            deadline, until = min(deadline, time.monotonic() + then), None
     return received
 
 
@@ -174,7 +178,7 @@ def test_malformed_frame_closes_its_connection_and_forged_updates_send_no_traceb
         good = await _ws(url, kernel_id)
         await good.write_message(_frame("shell", "comm_info_request", {"target_name": "jupyter.widget"}),
                                  binary=True)
-        replies = await _read_all(good, 5)
+        replies = await _read_all(good, 30, until=b"comm_info_reply")
         comm_ids = []
         for message in replies:
             if isinstance(message, bytes) and b"comm_info_reply" in message:
@@ -185,7 +189,10 @@ def test_malformed_frame_closes_its_connection_and_forged_updates_send_no_traceb
             await good.write_message(_frame("shell", "comm_msg", {
                 "comm_id": comm_id.decode(), "data": {"method": "update", "state": forged, "buffer_paths": []}}),
                 binary=True)
-        answers = await _read_all(good, 8)
+        # The kernel handles shell messages in order: once it answers a request sent after the forged updates,
+        # it has handled them all; what their handlers print (a debounced one too) follows within 2 s.
+        await good.write_message(_frame("shell", "kernel_info_request", {}), binary=True)
+        answers = await _read_all(good, 60, until=b"kernel_info_reply", then=2.0)
         good.close()
         return closed, status, comm_ids, answers
 
