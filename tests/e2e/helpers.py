@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import re
 from pathlib import Path
 
 
 def open_tab(page, title: str) -> None:
-    """Click the app's tab called ``title`` and wait until its panel is shown."""
+    """Click the app's tab called ``title`` and wait until it is the current tab (its panel shown, with its
+    "Loading..." placeholder until the kernel has built it); the caller waits for what it checks there."""
+    from playwright.sync_api import expect
+
     tab = page.locator(".lm-TabBar-tab", has_text=title).first
     tab.click()
-    page.wait_for_timeout(300)
+    expect(tab).to_have_class(re.compile(r"\blm-mod-current\b"))
 
 
 def upload_csv(page, folder: Path, name: str, text: str) -> None:
