@@ -17,7 +17,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -131,6 +133,54 @@ def pytest_execute_each_tab_notebook_once(config: pytest.Config, items: list[pyt
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = [item for item in items if item not in dropped]
+
+
+def _open_widgets() -> set:
+    """The keys of ipywidgets' registry of open widgets (empty when no test has loaded ipywidgets)."""
+    module = sys.modules.get("ipywidgets.widgets.widget")
+    return set(module._instances) if module is not None else set()
+
+
+def _close_widgets_since(before: set) -> None:
+    module = sys.modules.get("ipywidgets.widgets.widget")
+    if module is None:
+        return
+    for key in [key for key in module._instances if key not in before]:
+        widget = module._instances.get(key)
+        if widget is not None:
+            widget.close()
+
+
+@pytest.fixture(autouse=True)
+def close_the_widgets_a_test_made():
+    """Close every widget a test (and its function-scoped fixtures) made, when it ends.
+
+    ipywidgets keeps each open widget in a registry until it is closed, so a test's panels, their figures and
+    every object they hold would stay alive for the rest of the worker's run: by the end of six modules of
+    panel tests, 88,692 widgets and 4.4 million objects, which every full garbage collection walks (the
+    collector took 29 s of those modules' 218 s, and pytest's five collections at the end of a session 4 s
+    each).  Widgets that existed before the test (made by a module or session fixture, which pytest sets up
+    first) are left open; :func:`close_the_widgets_a_module_made` closes those at the end of their module."""
+    before = _open_widgets()
+    yield
+    _close_widgets_since(before)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def close_the_widgets_a_module_made():
+    """Close every widget still open that a module's tests or fixtures made, when the module ends."""
+    before = _open_widgets()
+    yield
+    _close_widgets_since(before)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move everything alive after collection (imported modules, matplotlib's and pandas' tables) out of the
+    garbage collector's sight (:func:`gc.freeze`): a full collection then walks only what the tests made since.
+    Those objects live until the process ends anyway.  Six modules of panel tests took 166 s without, 154 s
+    with it."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(hookwrapper=True)
