@@ -32,7 +32,7 @@ from explorer.panels.downloads import download_link
 from explorer.panels.status import StatusLine, escape, guarded
 from explorer.panels.data import DataPanel
 from explorer.panels.landing import LandingPanel
-from explorer.panels._resize import figure_sizer, set_figure_scale
+from explorer.panels._resize import apply_figure_scale, figure_sizer, set_figure_scale
 from explorer.references import papers_html
 from explorer.state import UPLOAD_PREFIX, AppState, shorten
 
@@ -213,7 +213,10 @@ class ExplorerApp:
     # ------------------------------------------------------------------ for a teacher
     def set_presenter(self, on: bool) -> None:
         """Turn the presenter view on or off: larger text and controls (CSS class ``explorer-presenter`` on the
-        app's root), every figure drawn :data:`PRESENTER_SCALE` times larger, the teacher's answers hidden."""
+        app's root), every figure drawn :data:`PRESENTER_SCALE` times larger, the teacher's answers hidden.
+
+        The figures of the tab on screen are re-drawn at once; those of the other tabs when their tab is next
+        shown (:meth:`_on_tab`), so the switch answers in the time of one tab's figures."""
         on = bool(on)
         if self.presenter.value != on:
             self.presenter.value = on                  # comes back here through the observer
@@ -222,7 +225,7 @@ class ExplorerApp:
             self.widget.add_class("explorer-presenter")
         else:
             self.widget.remove_class("explorer-presenter")
-        set_figure_scale(PRESENTER_SCALE if on else 1.0)
+        set_figure_scale(PRESENTER_SCALE if on else 1.0, within=self.tabs.children[self.tabs.selected_index or 0])
 
     @property
     def presenting(self) -> bool:
@@ -332,6 +335,7 @@ class ExplorerApp:
         title = self._titles[index]
         if title in self._factories:
             self.panel(title)
+        apply_figure_scale(self.tabs.children[index])     # the presenter view switched while it was hidden
 
     def load_query_string(self, query_string: str) -> None:
         """Apply ``?config=...``, ``?presenter=1`` and ``?teacher=1`` from a page URL (Voilà passes it as

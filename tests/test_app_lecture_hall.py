@@ -39,11 +39,34 @@ def test_presenter_view_from_the_address_and_the_toggle():
     assert canvas.scale == PRESENTER_SCALE and canvas.figure.dpi == pytest.approx(100 * PRESENTER_SCALE)
     assert "explorer-dpi-156" in canvas._dom_classes
     design = canvas.design_size
+    app.open_tab("t-closeness")
     app.presenter.value = False                           # the toggle, as a click sets it
     assert not app.presenting and canvas.scale == 1.0 and canvas.figure.dpi == 100
     assert canvas.design_size[0] == round(design[0] / PRESENTER_SCALE)
     assert "explorer-dpi-100" in canvas._dom_classes
     assert not build_app(query_string="presenter=0").presenting
+
+
+def test_the_switch_redraws_the_tab_on_screen_and_each_other_tab_when_it_is_shown():
+    app = build_app()
+    shown, hidden = app.panel("Randomized response"), app.panel("t-closeness")
+    app.open_tab("Randomized response")
+    app.set_presenter(True)
+    assert figure_scale() == PRESENTER_SCALE
+    assert {figure.canvas.scale for figure in shown.figures()} == {PRESENTER_SCALE}
+    # the hidden tab's figures are not re-drawn for a view nobody sees ...
+    assert {figure.canvas.scale for figure in hidden.figures()} == {1.0}
+    app.open_tab("t-closeness")
+    # ... until their tab is shown
+    assert {figure.canvas.scale for figure in hidden.figures()} == {PRESENTER_SCALE}
+    assert all(view.figure.dpi == pytest.approx(100 * PRESENTER_SCALE) for view in hidden.figures())
+    app.set_presenter(False)
+    assert {figure.canvas.scale for figure in hidden.figures()} == {1.0}
+    assert {figure.canvas.scale for figure in shown.figures()} == {PRESENTER_SCALE}
+    app.open_tab("Randomized response")
+    assert {figure.canvas.scale for figure in shown.figures()} == {1.0}
+    app.open_tab("About")                                  # a tab without figures: nothing to do
+    assert figure_scale() == 1.0
 
 
 def test_download_as_notebook_writes_the_open_tabs_code():

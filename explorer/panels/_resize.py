@@ -46,7 +46,7 @@ except ImportError:          # a declared dependency; without it figures do not 
     anywidget = None
     _WidgetBase = ipywidgets.DOMWidget
 
-__all__ = ["FigureSizer", "figure_sizer", "register_figure", "set_figure_scale", "figure_scale", "DEBOUNCE_SECONDS", "SIZER_ESM", "SIZER_CSS"]
+__all__ = ["FigureSizer", "figure_sizer", "register_figure", "set_figure_scale", "apply_figure_scale", "figure_scale", "DEBOUNCE_SECONDS", "SIZER_ESM", "SIZER_CSS"]
 
 log = logging.getLogger("explorer.panels.resize")
 
@@ -197,15 +197,46 @@ _sizer: dict[str, FigureSizer] = {}
 _scale: dict[str, float] = {"figures": 1.0}
 
 
-def set_figure_scale(scale: float) -> None:
-    """Draw every figure of this kernel, and those made later, ``scale`` times larger (the presenter view).
+def set_figure_scale(scale: float, *, within: Any = None) -> None:
+    """Draw the figures of this kernel, and those made later, ``scale`` times larger (the presenter view).
 
     Each canvas's :meth:`~explorer.panels._canvas.ExplorerCanvas.set_scale`: text, width and height grow
-    together, then the figure follows its container's width again.  ``1`` is the designed size.
+    together, then the figure follows its container's width again.  ``1`` is the designed size.  With
+    ``within`` (a widget: the tab on screen), only the figures under it are re-drawn now; the others keep
+    their scale until :func:`apply_figure_scale` is called on their part of the page (when their tab is shown),
+    so a teacher who switches the presenter view waits for the figures in view only.
     """
     _scale["figures"] = float(scale)
     sizer = _sizer.get("sizer")
     canvases = list(sizer._canvases.values()) if sizer is not None else []
+    if within is not None:
+        inside = {id(widget) for widget in _widgets_under(within)}
+        canvases = [canvas for canvas in canvases if id(canvas) in inside]
+    _rescale(canvases)
+
+
+def apply_figure_scale(root: Any) -> None:
+    """Bring the figures under the widget ``root`` to the present scale (:func:`set_figure_scale`), if they are
+    not at it yet: a tab hidden when the presenter view was switched, now shown."""
+    scale = _scale["figures"]
+    sizer = _sizer.get("sizer")
+    registered = {id(canvas) for canvas in sizer._canvases.values()} if sizer is not None else set()
+    _rescale([widget for widget in _widgets_under(root)
+              if id(widget) in registered and getattr(widget, "scale", scale) != scale])
+
+
+def _widgets_under(root: Any) -> list:
+    """``root`` and every widget under it (``children``)."""
+    found, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        found.append(widget)
+        stack.extend(getattr(widget, "children", ()) or ())
+    return found
+
+
+def _rescale(canvases: list) -> None:
+    scale = _scale["figures"]
     for canvas in canvases:
         try:
             canvas.set_scale(scale)

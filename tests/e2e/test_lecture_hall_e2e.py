@@ -67,7 +67,7 @@ def test_presenter_view_at_1280x720_keeps_figure_text_at_14_pt_and_nothing_clipp
             expect(answers.nth(index)).to_be_hidden()
         # Off again: figures back to their designed size (100 dpi).
         page.locator(".explorer-presenter-toggle").click()
-        # the kernel re-scales every figure of the app, shown or not: on a busy machine that takes a while
+        # the kernel re-draws the figures of the tab on screen now, and those of each other tab when it is shown
         expect(page.locator(".explorer-app.explorer-presenter")).to_have_count(0, timeout=60_000)
         open_tab(page, "Randomized response")
         settle(page)
