@@ -27,6 +27,7 @@ from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
 from explorer.panels import registry
 from explorer.panels.a11y import A11Y_CLASS, a11y_style, skip_link
+from explorer.panels.access import PanelAccess
 from explorer.panels.browser import guard_widgets
 from explorer.panels.downloads import download_link
 from explorer.panels.status import StatusLine, escape, guarded
@@ -198,6 +199,8 @@ class ExplorerApp:
         tools = widgets.HBox([self.presenter, self.notebook_button, self.notebook_link],
                              layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         tools.add_class("explorer-app-tools")
+        # the presenter toggle says whether it is on (aria-pressed), not by its shade alone
+        self.tools_access = PanelAccess.of_controls(tools, self.status)
         # What a configuration from the page address did (or why it was refused), above the tabs.
         self.notice = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.notice.add_class("explorer-config-notice")

@@ -622,6 +622,7 @@ class FigureAccess:
             toggle.add_class("explorer-data-table-toggle")
             toggle.add_class(f"explorer-data-table-toggle-{view.key}")
             toggle._explorer_name = f"{label}, {view.title}"      # the visible label first (WCAG 2.5.3)
+            toggle._explorer_toggle_state = True                    # aria-expanded: set here, with its table
             table = widgets.HTML("", layout=widgets.Layout(display="none", max_width="100%"))
             table.add_class("explorer-data-table")
             table.add_class(f"explorer-data-table-{uid}-{number}")
@@ -720,6 +721,12 @@ class PanelAccess:
     unnamed : list of ipywidgets.Widget
         Controls that have no name to give (none should be left).
     """
+
+    @classmethod
+    def of_controls(cls, root: widgets.Box, status: Any = None) -> "PanelAccess":
+        """The accessibility of controls outside any panel (the app's own tools above the tabs): names, toggle
+        states and refusals in words, no figures; the bridge becomes ``root``'s last child."""
+        return cls(_NoFigures(status), root)
 
     def __init__(self, panel: Any, root: widgets.Widget) -> None:
         self.bridge = AriaBridge()
@@ -827,6 +834,8 @@ class PanelAccess:
         kind = _kind(widget)
         if kind is None:
             return False
+        if isinstance(widget, widgets.ToggleButton):
+            self.toggle_state(widget)
         if kind == "button" and _plain(getattr(widget, "description", "")) \
                 and not getattr(widget, "_explorer_name", None):
             return False                          # its text is its name
@@ -848,6 +857,22 @@ class PanelAccess:
         widget.observe(update, names=[n for n in names if widget.has_trait(n)])
         widget._explorer_aria_update = update     # words that read other controls: call it when they change
         return True
+
+    def toggle_state(self, button: widgets.ToggleButton) -> None:
+        """A toggle button says whether it is on, not by its shade alone: ``aria-pressed`` (WAI-ARIA's button
+        pattern), or ``aria-expanded`` for one that shows a block under it (``button._explorer_disclosure``:
+        "Code"), kept up to date with its value."""
+        if getattr(button, "_explorer_toggle_state", False):
+            return
+        button._explorer_toggle_state = True
+        attribute = "aria-expanded" if getattr(button, "_explorer_disclosure", False) else "aria-pressed"
+        css_class = self.mark(button)
+
+        def update(change: Any = None) -> None:
+            self.bridge.put(css_class, "", {attribute: "true" if button.value else "false"})
+
+        update()
+        button.observe(update, names="value")
 
     def _apply(self, widget: widgets.Widget, kind: str, css_class: str) -> None:
         name = accessible_name(widget) or "unnamed control"
@@ -922,6 +947,15 @@ class PanelAccess:
             if text is not None:
                 return text
         return ""
+
+
+class _NoFigures:
+    """What :class:`PanelAccess` reads of a panel, for controls that belong to none (:meth:`PanelAccess.of_controls`)."""
+
+    _figures: tuple = ()
+
+    def __init__(self, status: Any = None) -> None:
+        self.status = status
 
 
 def _kind(widget: widgets.Widget) -> str | None:

@@ -251,6 +251,7 @@ def code_box(panel: "Panel", title: str) -> widgets.Widget:
     text = widgets.HTML(layout=widgets.Layout(width="100%"))
     link = widgets.HTML(layout=widgets.Layout(width="auto"))
     toggle.add_class("explorer-code-button")
+    toggle._explorer_disclosure = True          # it shows the code block under it: aria-expanded (explorer.panels.access)
     text.add_class("explorer-code")
     link.add_class("explorer-code-file")
 

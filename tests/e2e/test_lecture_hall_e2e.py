@@ -42,6 +42,8 @@ def test_presenter_view_at_1280x720_keeps_figure_text_at_14_pt_and_nothing_clipp
     shots = _shots(tmp_path)
     try:
         expect(page.locator(".explorer-app.explorer-presenter")).to_have_count(1)
+        toggle = page.locator(".explorer-presenter-toggle")
+        expect(toggle).to_have_attribute("aria-pressed", "true")     # said, not shown by its shade alone
         # Text and controls enlarged for a projector.
         size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector("
                              "'.explorer-app .lm-TabBar-tab')).fontSize)")
@@ -69,6 +71,7 @@ def test_presenter_view_at_1280x720_keeps_figure_text_at_14_pt_and_nothing_clipp
         page.locator(".explorer-presenter-toggle").click()
         # the kernel re-draws the figures of the tab on screen now, and those of each other tab when it is shown
         expect(page.locator(".explorer-app.explorer-presenter")).to_have_count(0, timeout=60_000)
+        expect(toggle).to_have_attribute("aria-pressed", "false")
         open_tab(page, "Randomized response")
         settle(page)
         assert {f["dpi"] for f in page.evaluate(FIGURE_SCALE_JS)} == {100}

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from explorer.core import datasets
-from explorer.panels.access import (LIVE_CLASS, AriaBridge, accessible_name, accessible_table, slider_text,
-                                    typed_range, valuetext)
+from explorer.panels.access import (LIVE_CLASS, AriaBridge, PanelAccess, accessible_name, accessible_table,
+                                    slider_text, typed_range, valuetext)
 from explorer.panels.controls import epsilon_slider, epsilon_words
 from explorer.panels.registry import REGISTRY
 from explorer.panels.status import StatusLine
@@ -199,3 +199,50 @@ def test_every_radio_group_is_a_radiogroup_with_one_keyboard_behaviour():
                                                          "data-explorer-group": "buttons"}
     for words in ('kind === "radio"', 'kind === "buttons"', '"aria-checked"', '"tabindex"', "next.click()"):
         assert words in BRIDGE_ESM
+
+
+def test_a_toggle_button_says_whether_it_is_on_not_by_its_shade_alone():
+    # a toggle: aria-pressed, kept with its value
+    root = widgets.HBox([widgets.ToggleButton(value=False, description="Presenter view")])
+    access = PanelAccess.of_controls(root)
+    toggle = root.children[0]
+    assert access.bridge in root.children and access.unnamed == []
+    assert access.bridge.attrs(toggle._explorer_aria_class) == {"aria-pressed": "false"}
+    toggle.value = True
+    assert access.bridge.attrs(toggle._explorer_aria_class) == {"aria-pressed": "true"}
+    # one that shows a block under it says so instead (aria-expanded), and a re-scan adds no second observer
+    code = widgets.ToggleButton(value=False, description="Code")
+    code._explorer_disclosure = True
+    root.children = (*root.children, code)
+    assert access.bridge.attrs(code._explorer_aria_class) == {"aria-expanded": "false"}
+    access.scan(root)
+    code.value = True
+    assert access.bridge.attrs(code._explorer_aria_class) == {"aria-expanded": "true"}
+    assert "aria-pressed" not in access.bridge.attrs(code._explorer_aria_class)
+
+
+def test_the_app_s_toggles_say_their_state():
+    from explorer.app import build_app
+
+    app = build_app()
+    presenter = app.presenter
+    assert app.tools_access.bridge.attrs(presenter._explorer_aria_class) == {"aria-pressed": "false"}
+    app.set_presenter(True)
+    assert app.tools_access.bridge.attrs(presenter._explorer_aria_class) == {"aria-pressed": "true"}
+    app.set_presenter(False)
+    assert app.tools_access.bridge.attrs(presenter._explorer_aria_class) == {"aria-pressed": "false"}
+    lessons = app.panel("Lessons")
+    assert lessons.access.bridge.attrs(lessons.teacher_mode._explorer_aria_class) == {"aria-pressed": "false"}
+    rr = app.panel("Randomized response")
+    code = [w for w in _all(rr.widget) if "explorer-code-button" in w._dom_classes]
+    assert len(code) == 1
+    assert rr.access.bridge.attrs(code[0]._explorer_aria_class) == {"aria-expanded": "false"}
+
+
+def _all(root):
+    found, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        found.append(widget)
+        stack.extend(getattr(widget, "children", ()) or ())
+    return found
