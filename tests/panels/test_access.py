@@ -234,15 +234,7 @@ def test_the_app_s_toggles_say_their_state():
     lessons = app.panel("Lessons")
     assert lessons.access.bridge.attrs(lessons.teacher_mode._explorer_aria_class) == {"aria-pressed": "false"}
     rr = app.panel("Randomized response")
-    code = [w for w in _all(rr.widget) if "explorer-code-button" in w._dom_classes]
-    assert len(code) == 1
-    assert rr.access.bridge.attrs(code[0]._explorer_aria_class) == {"aria-expanded": "false"}
+    code = rr.code_view.children[0].children[0]              # the "Code" toggle (explorer.panels.slides.code_box)
+    assert "explorer-code-button" in code._dom_classes
+    assert rr.access.bridge.attrs(code._explorer_aria_class) == {"aria-expanded": "false"}
 
-
-def _all(root):
-    found, stack = [], [root]
-    while stack:
-        widget = stack.pop()
-        found.append(widget)
-        stack.extend(getattr(widget, "children", ()) or ())
-    return found
