@@ -220,9 +220,10 @@ def apply_figure_scale(root: Any) -> None:
     not at it yet: a tab hidden when the presenter view was switched, now shown."""
     scale = _scale["figures"]
     sizer = _sizer.get("sizer")
-    registered = {id(canvas) for canvas in sizer._canvases.values()} if sizer is not None else set()
-    _rescale([widget for widget in _widgets_under(root)
-              if id(widget) in registered and getattr(widget, "scale", scale) != scale])
+    behind = {id(canvas) for canvas in sizer._canvases.values()
+              if getattr(canvas, "scale", scale) != scale} if sizer is not None else set()
+    if behind:                  # every tab switch comes here: the tree is walked only when a figure is behind
+        _rescale([widget for widget in _widgets_under(root) if id(widget) in behind])
 
 
 def _widgets_under(root: Any) -> list:
