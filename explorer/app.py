@@ -31,7 +31,7 @@ from explorer.panels.access import PanelAccess
 from explorer.panels.browser import guard_widgets
 from explorer.panels.downloads import download_link
 from explorer.panels.status import StatusLine, escape, guarded
-from explorer.panels.data import DataPanel
+from explorer.panels.data import DataPanel, data_code
 from explorer.panels.landing import LandingPanel
 from explorer.panels._resize import apply_figure_scale, figure_sizer, set_figure_scale
 from explorer.references import papers_html
@@ -144,23 +144,28 @@ class ExplorerApp:
         self.teacher_mode = False
         self._loading = False
         self.status = StatusLine()
-        self.panels: dict[str, Any] = {"Data": DataPanel(self.state, dataset=dataset)}
-        self.panels["Data"].guard(lambda root: guard_widgets(root, self.panels["Data"].status))
-        # Other panels are built when their tab is first opened: the first page renders fast and a
-        # visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
-        self._factories: dict[str, Any] = {}
+        # The data set is the state's: chosen now (every tab reads it), its tab's controls built later.
+        if self.state.dataset is None or not self.state.dataset_name:
+            self.state.select_dataset(dataset)
+        #: The panels built so far, by tab title; ``panels[title]`` builds a tab's panel if it is not yet
+        #: (as :meth:`panel` does), ``title in panels`` and ``panels.get(title)`` do not.
+        self.panels: dict[str, Any] = _Panels(self)
+        # Every panel, the Data tab's included, is built when its tab is first opened: the first page renders
+        # fast and a visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
+        # The Data tab's column grid alone is two thirds of the widgets a page would otherwise send at once.
+        self._factories: dict[str, Any] = {"Data": lambda state: DataPanel(state)}
         # Their modules too are imported then (matplotlib and each tab's core modules cost start-up time).
         for title, module_name, class_name in (PANEL_TABS if tabs is None else tabs):
             if importlib.util.find_spec(module_name) is None:  # that panel is not part of this build
                 continue
             self._factories[title] = _deferred_class(module_name, class_name)
         about = widgets.HTML(ABOUT_HTML.replace("{version}", escape(__version__)).replace("{papers}", papers_html()))
-        self._titles = [LANDING, "Data", *self._factories, "About"]
-        self.landing = LandingPanel(self.open_tab, tabs=["Data", *self._factories], state=self.state)
+        self._titles = [LANDING, *self._factories, "About"]
+        self.landing = LandingPanel(self.open_tab, tabs=list(self._factories), state=self.state)
         self._slots = {title: widgets.Box(layout=widgets.Layout(width="100%")) for title in self._factories}
         for slot in self._slots.values():
             slot.children = [widgets.HTML("<i>Loading...</i>")]
-        children = [self.landing.widget, self.panels["Data"].widget, *self._slots.values(), about]
+        children = [self.landing.widget, *self._slots.values(), about]
         self.tabs = widgets.Tab(children=children, titles=self._titles)
         self.tabs.observe(self._on_tab, names="selected_index")
         guard_widgets(self.tabs, self.status)
@@ -191,7 +196,8 @@ class ExplorerApp:
         self.presenter.add_class("explorer-presenter-toggle")
         self.presenter.observe(lambda change: self.set_presenter(change["new"]), names="value")
         self.notebook_button = widgets.Button(description="Download as notebook", icon="book",
-                                              tooltip="The code of every open tab, as one Jupyter notebook",
+                                              tooltip="The code of the data set and of every tab opened so "
+                                                      "far, as one Jupyter notebook",
                                               layout=widgets.Layout(width="auto"))
         self.notebook_button.add_class("explorer-notebook-button")
         self.notebook_link = widgets.HTML(layout=widgets.Layout(width="auto"))
@@ -235,29 +241,41 @@ class ExplorerApp:
         """Whether the presenter view is on."""
         return "explorer-presenter" in self.widget._dom_classes
 
-    def notebook(self) -> dict[str, Any]:
-        """The code of every open tab (built, in tab order) as one notebook (nbformat 4, a dict)."""
-        from explorer.panels.slides import notebook_of
-
+    def _code_sections(self) -> list[tuple[str, str]]:
+        """``(tab title, code)`` of the Data tab (the data set in use, opened or not) and every other tab
+        opened so far, in tab order."""
         sections = []
         for title in self._titles:
             panel = self.panels.get(title)
+            if title == "Data" and panel is None:
+                sections.append((title, data_code(self.state)))
+                continue
             if panel is None or not hasattr(panel, "code"):
                 continue
             try:
                 sections.append((title, panel.code()))
             except NotImplementedError:
                 continue
-        return notebook_of(sections)
+        return sections
+
+    def notebook(self) -> dict[str, Any]:
+        """The code of the data set in use and of every open tab (in tab order) as one notebook (nbformat 4,
+        a dict)."""
+        from explorer.panels.slides import notebook_of
+
+        return notebook_of(self._code_sections())
 
     @guarded
     def _on_notebook(self) -> None:
-        text = json.dumps(self.notebook(), indent=1, ensure_ascii=False)
+        from explorer.panels.slides import notebook_of
+
+        sections = self._code_sections()
+        text = json.dumps(notebook_of(sections), indent=1, ensure_ascii=False)
         self.notebook_link.value = download_link(text.encode("utf-8"), "explorer-views.ipynb",
                                                  "application/x-ipynb+json", "save explorer-views.ipynb",
                                                  css_class="explorer-notebook-file")
-        open_tabs = [title for title in self._titles if title in self.panels]
-        self.status.info(f"Notebook ready: the code of {len(open_tabs)} open tab(s) ({', '.join(open_tabs)}).")
+        titles = [title for title, _ in sections]
+        self.status.info(f"Notebook ready: the code of {len(titles)} tab(s) ({', '.join(titles)}).")
 
     def open_tab(self, title: str) -> None:
         """Show the tab ``title`` (built now if it was not yet)."""
@@ -277,14 +295,19 @@ class ExplorerApp:
                 raise ConfigurationError(f"tab must be one of {self._titles[:-1]}, got {shorten(title)}")
             panel = self._factories[title](state=self.state)
             self.panels[title] = panel
-            teacher = getattr(panel, "set_teacher_mode", None)     # the Lessons page: ?teacher=1
-            if callable(teacher) and self.teacher_mode:
-                teacher(True)
-            params = self.state.tab_params.get(title)
-            if params and hasattr(panel, "apply_config"):
-                self._apply_tab(title, panel, params)
-            guard_widgets(panel.widget, panel.status)
-            self._write_on_change(title, panel)
+            if title == "Data":
+                # its controls write the state itself (data set, roles, marks), not tab parameters; its grid
+                # of columns is rebuilt with each data set, and each new grid is guarded too
+                panel.guard(lambda root: guard_widgets(root, panel.status))
+            else:
+                teacher = getattr(panel, "set_teacher_mode", None)     # the Lessons page: ?teacher=1
+                if callable(teacher) and self.teacher_mode:
+                    teacher(True)
+                params = self.state.tab_params.get(title)
+                if params and hasattr(panel, "apply_config"):
+                    self._apply_tab(title, panel, params)
+                guard_widgets(panel.widget, panel.status)
+                self._write_on_change(title, panel)
             self._slots[title].children = [panel.widget]
         return self.panels[title]
 
@@ -326,7 +349,7 @@ class ExplorerApp:
                 self.state.set_tab(title, panel.config())
 
     def build_all(self) -> None:
-        """Build every panel now (notebooks that want them all at once)."""
+        """Build every panel now, the Data tab's included (notebooks that want them all at once)."""
         for title in self._factories:
             self.panel(title)
 
@@ -512,6 +535,20 @@ class ExplorerApp:
                          + (f" See the status line of: {', '.join(problems)}." if problems else ""))
 
 
+class _Panels(dict):
+    """The app's built panels by tab title: looking one up by ``[title]`` builds it if it is not yet
+    (:meth:`ExplorerApp.panel`); ``in``, ``get`` and iteration see only the built ones."""
+
+    def __init__(self, app: ExplorerApp):
+        super().__init__()
+        self._app = app
+
+    def __missing__(self, title: str) -> Any:
+        if title not in self._app._factories:
+            raise KeyError(title)
+        return self._app.panel(title)
+
+
 def _without_open_tab(config: Any) -> tuple[Any, Any]:
     """``(config without its "open_tab", the open_tab)``; JSON text is read first (refused in words)."""
     if isinstance(config, (str, bytes)):
@@ -535,7 +572,7 @@ def show(panel: Any) -> widgets.VBox:
 
     Examples
     --------
-    >>> from explorer.panels.data import DataPanel
+    >>> from explorer.panels.data import DataPanel, data_code
     >>> box = show(DataPanel())
     >>> type(box).__name__, len(box.children)
     ('VBox', 3)
@@ -575,8 +612,11 @@ def build_app(state: AppState | None = None, *, query_string: str | None = None,
     Examples
     --------
     >>> app = build_app()
-    >>> list(app.panels)[0]
-    'Data'
+    >>> app.state.dataset_name, list(app.panels)      # every tab is built when first opened
+    ('UCI Adult', [])
+    >>> app.open_tab("Data")
+    >>> list(app.panels)
+    ['Data']
     """
     app = ExplorerApp(state, **kwargs)
     query = os.environ.get("QUERY_STRING", "") if query_string is None else query_string

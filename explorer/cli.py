@@ -116,6 +116,9 @@ def voila_config(*, port: int = DEFAULT_PORT, host: str = "127.0.0.1", open_brow
 
     config = Config()
     config.Voila.port = port
+    # Serve on the address printed, or stop and say the port is taken: Voilà would otherwise move to another
+    # port unannounced, away from the address a class was given and from a proxy's upstream.
+    config.Voila.port_retries = 0
     config.Voila.ip = host
     config.Voila.open_browser = open_browser
     settings = {"websocket_max_message_size": WEBSOCKET_MAX_MESSAGE_SIZE,

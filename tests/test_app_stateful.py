@@ -38,9 +38,15 @@ EPSILON_TABS = ("t-closeness", "Multi-attribute RR", "Randomized response")
 _APP = None
 
 
-def _columns_of(name: str) -> list[str]:
+def _usable_columns(name: str, tab: str) -> set[str]:
+    """The columns of the built-in data set ``name`` that the tab ``tab`` can take, with the data set's own
+    roles: the multi-attribute RR tab its categorical and ordinal ones, the others any."""
     from explorer.core import datasets
-    return [str(column) for column in datasets.load_builtin(name).columns]
+    frame = datasets.load_builtin(name)
+    if tab == "Multi-attribute RR":
+        info = datasets.dataset_info(frame)
+        return set(map(str, info.categorical)) | set(map(str, info.ordinal))
+    return {str(column) for column in frame.columns}
 
 
 def live_widgets() -> int:
@@ -147,8 +153,9 @@ class AppMachine(RuleBasedStateMachine):
             assert found and found.group(1) in config["tabs"], text
             old_columns = set(before["roles"])
             assert found.group(2) in old_columns or (found.group(1), found.group(2)) == ("Permutation", "paper"), text
-            new_columns = set(_columns_of(name))
-            assert found.group(2) not in new_columns or found.group(2) == "paper", text
+            # ... which the new data set lacks, or has with a role the tab cannot use (the multi-attribute RR tab
+            # takes categorical and ordinal attributes; the roles were reset to the new data set's own)
+            assert found.group(2) not in _usable_columns(name, found.group(1)) or found.group(2) == "paper", text
             assert self.app.export_config() == before           # a refused configuration changes nothing
             return
         assert self.app.state.dataset_name == name

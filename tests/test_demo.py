@@ -197,6 +197,25 @@ def test_the_demo_profile_settings():
         cli.voila_config(demo=True, max_kernels=-1)
 
 
+def test_a_taken_port_stops_the_server_saying_so_instead_of_serving_elsewhere(tmp_path):
+    """The address printed is the address served: Voilà would move to another port unannounced (away from the
+    link a class was given, and from a proxy's upstream)."""
+    import socket
+    import sys
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "explorer.cli", "--no-browser", "--port", str(port)],
+                                cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-2000:]
+    assert f"serving app.ipynb on http://127.0.0.1:{port}/" in output
+    assert f"The port {port} is already in use" in output and "could not be started" in output
+    assert "Voilà is running at" not in output
+
+
 def test_cli_refuses_negative_caps_and_pools(capsys):
     assert cli.main(["--demo", "--max-kernels", "-1", "--no-browser"]) == 2
     assert "--max-kernels must be >= 0, got -1" in capsys.readouterr().err

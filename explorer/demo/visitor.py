@@ -47,6 +47,7 @@ LANDING_TEXT = "I am a student"
 DATASET = "Domingo-Ferrer and Muralidhar (2016) example"
 DATASET_LOADED = "20 records"
 RR_TAB = "Randomized response"
+DATA_TAB = "Data"
 EPSILON_CLASS = "explorer-rr-epsilon"
 #: The widget control protocol of ipywidgets 8 (``ipywidgets._version.__control_protocol_version__``).
 CONTROL_PROTOCOL = "1.0.0"
@@ -316,11 +317,15 @@ class ProtocolVisitor:
 
 
 async def interact(visitor: ProtocolVisitor) -> None:
-    """What a scripted visitor does, as the browser benchmark does it: pick a data set in the Data tab,
-    open Randomized response and move ε three steps."""
-    dropdown = visitor.find(lambda s: DATASET in s.get("_options_labels", ()))
-    if dropdown is None:
-        raise VisitError(f"no data set menu offers {DATASET!r}")
+    """What a scripted visitor does, as the browser benchmark does it: open the Data tab and pick a data set
+    there, open Randomized response and move ε three steps."""
+    await open_tab(visitor, DATA_TAB)
+
+    def menu() -> str | None:
+        return visitor.find(lambda s: DATASET in s.get("_options_labels", ()))
+
+    await visitor.wait_for(lambda: menu() is not None, f"a data set menu offering {DATASET!r} in the Data tab")
+    dropdown = menu()
     await visitor.update(dropdown, index=list(visitor.states[dropdown]["_options_labels"]).index(DATASET))
     await visitor.wait_for(lambda: visitor.shows(DATASET_LOADED), f"{DATASET_LOADED!r} in the Data tab")
     slider = await open_randomized_response(visitor)
@@ -329,12 +334,17 @@ async def interact(visitor: ProtocolVisitor) -> None:
         await asyncio.sleep(0.3)
 
 
+async def open_tab(visitor: ProtocolVisitor, title: str) -> None:
+    """Open the app's tab ``title`` as its tab bar does (the kernel builds its panel then, if it was not yet)."""
+    tabs = visitor.find(lambda s: title in s.get("titles", ()) and "selected_index" in s)
+    if tabs is None:
+        raise VisitError(f"no tab titled {title!r}")
+    await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index(title))
+
+
 async def open_randomized_response(visitor: ProtocolVisitor) -> str:
     """Open the Randomized response tab as its tab bar does; the model id of its ε slider once it is built."""
-    tabs = visitor.find(lambda s: RR_TAB in s.get("titles", ()) and "selected_index" in s)
-    if tabs is None:
-        raise VisitError(f"no tab titled {RR_TAB!r}")
-    await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index(RR_TAB))
+    await open_tab(visitor, RR_TAB)
     await visitor.wait_for(lambda: visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ())) is not None,
                            "the ε slider of Randomized response")
     return visitor.find(lambda s: EPSILON_CLASS in s.get("_dom_classes", ()))

@@ -26,7 +26,7 @@ from explorer.panels.figures import close_tree
 from explorer.panels.status import escape, guarded
 from explorer.state import ROLES, UPLOAD_PREFIX, AppState, shorten
 
-__all__ = ["DataPanel"]
+__all__ = ["DataPanel", "data_code"]
 
 ROLE_OPTIONS = [("numeric", "numeric"), ("categorical", "categorical"), ("ordinal", "ordinal")]
 
@@ -108,7 +108,7 @@ class DataPanel(Panel):
         ])
         self.widget.add_class("explorer-data-panel")
         self.refresh()
-        if selected:
+        if self.state.dataset is not None:       # chosen now, or before (the app chooses it before the tab opens)
             self.status.info(self._loaded())
 
     # ------------------------------------------------------------------ choosing data
@@ -293,34 +293,9 @@ class DataPanel(Panel):
 
     # ------------------------------------------------------------------ the code of the view
     def code(self) -> str:
-        """The snippet that loads the current data set, its roles and marks with the public API.
-
-        A built-in data set is chosen by its one name (:meth:`~explorer.state.AppState.select_dataset`); an
-        upload is read again from its file with :func:`explorer.core.datasets.load_csv`.  Only the roles that
-        differ from the data set's own description are set; the marks are always set.
-        """
-        name = self.state.dataset_name
-        lines = ["from explorer.state import AppState", "", "state = AppState()"]
-        if name.startswith(UPLOAD_PREFIX):
-            file_name = name[len(UPLOAD_PREFIX):]
-            source = self.state.uploads.get(name)
-            lines[0:0] = ["from explorer.core import datasets"]
-            lines += [f"frame = datasets.load_csv({_literal(file_name)}, name={_literal(file_name)})"
-                      "   # the file uploaded",
-                      f"state.use_frame(frame, {_literal(file_name)})"]
-        else:
-            source = datasets.load_builtin(name)
-            lines += [f"state.select_dataset({_literal(name)})"]
-        own = dataset_info(source) if source is not None else None
-        roles = {column: role for column, role in self.state.roles().items()
-                 if own is None or own.role(column) != role}
-        if roles:
-            lines += [f"state.set_roles({{{', '.join(f'{_literal(c)}: {_literal(r)}' for c, r in roles.items())}}})"]
-        lines += [f"state.set_marks({_literal(list(self.state.quasi_identifiers))}, "
-                  f"{_literal(list(self.state.sensitive))})",
-                  "frame = state.dataset                      # the columns' roles are its dtypes",
-                  "print(state.dataset_name, frame.shape, state.quasi_identifiers, state.sensitive)"]
-        return "\n".join(lines) + "\n"
+        """The snippet that loads the current data set, its roles and marks with the public API
+        (:func:`data_code` of the panel's state)."""
+        return data_code(self.state)
 
     # ------------------------------------------------------------------ closing
     def close(self) -> None:
@@ -332,3 +307,35 @@ class DataPanel(Panel):
             except ValueError:                         # already closed
                 pass
         super().close()
+
+
+def data_code(state: AppState) -> str:
+    """The snippet that loads ``state``'s data set, its roles and marks with the public API: the Data tab's
+    view as code, written from the state alone (the app writes it whether or not the tab was opened).
+
+    A built-in data set is chosen by its one name (:meth:`~explorer.state.AppState.select_dataset`); an
+    upload is read again from its file with :func:`explorer.core.datasets.load_csv`.  Only the roles that
+    differ from the data set's own description are set; the marks are always set.
+    """
+    name = state.dataset_name
+    lines = ["from explorer.state import AppState", "", "state = AppState()"]
+    if name.startswith(UPLOAD_PREFIX):
+        file_name = name[len(UPLOAD_PREFIX):]
+        source = state.uploads.get(name)
+        lines[0:0] = ["from explorer.core import datasets"]
+        lines += [f"frame = datasets.load_csv({_literal(file_name)}, name={_literal(file_name)})"
+                  "   # the file uploaded",
+                  f"state.use_frame(frame, {_literal(file_name)})"]
+    else:
+        source = datasets.load_builtin(name)
+        lines += [f"state.select_dataset({_literal(name)})"]
+    own = dataset_info(source) if source is not None else None
+    roles = {column: role for column, role in state.roles().items()
+             if own is None or own.role(column) != role}
+    if roles:
+        lines += [f"state.set_roles({{{', '.join(f'{_literal(c)}: {_literal(r)}' for c, r in roles.items())}}})"]
+    lines += [f"state.set_marks({_literal(list(state.quasi_identifiers))}, "
+              f"{_literal(list(state.sensitive))})",
+              "frame = state.dataset                      # the columns' roles are its dtypes",
+              "print(state.dataset_name, frame.shape, state.quasi_identifiers, state.sensitive)"]
+    return "\n".join(lines) + "\n"

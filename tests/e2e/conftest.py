@@ -91,17 +91,39 @@ def require_chromium() -> None:
         missing("playwright is needed for browser tests: pip install '.[test]'")
 
 
+@contextlib.contextmanager
+def explorer_on_a_free_port(folder: Path, *args: str):
+    """``privacy-explorer --no-browser ARGS`` on a free loopback port, run in ``folder`` (away from the checkout:
+    the installed package serves): yields (base URL, process, log path) once it answers.
+
+    The explorer serves only on the port it was given (``Voila.port_retries = 0``): when another process took
+    that port between its choice here and the server's start, the server stops saying so, and it is started
+    again on another free port."""
+    log_path = folder / "server.log"
+    name = " ".join(["privacy-explorer", *(arg for arg in args if arg.startswith("--"))])
+    for attempt in range(3):
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/"
+        command = [sys.executable, "-m", "explorer.cli", "--no-browser", "--port", str(port), *args]
+        stack = contextlib.ExitStack()
+        try:                                      # a static file: GET / would start a kernel
+            process = stack.enter_context(served(command, log_path, url + "voila/static/favicon.ico", name,
+                                                 cwd=folder))
+        except RuntimeError as error:
+            if attempt < 2 and "already in use" in str(error):
+                continue
+            raise
+        with stack:
+            yield url, process, log_path
+        return
+
+
 @pytest.fixture(scope="session")
 def explorer_server(tmp_path_factory):
     """Base URL of a running ``privacy-explorer`` (the app is at ``/``)."""
     require_chromium()
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("voila") / "server.log"
     started = time.monotonic()
-    url = f"http://127.0.0.1:{port}/"
-    with served([sys.executable, "-m", "explorer.cli", "--no-browser", "--port", str(port), "--host", "127.0.0.1"],
-                log_path, url + "voila/static/favicon.ico",   # a static file: GET / would start a kernel
-                "privacy-explorer", cwd=log_path.parent):     # away from the checkout: the installed package serves
+    with explorer_on_a_free_port(tmp_path_factory.mktemp("voila"), "--host", "127.0.0.1") as (url, _, _):
         print(f"privacy-explorer answered after {time.monotonic() - started:.2f} s")
         yield url
 
@@ -109,12 +131,8 @@ def explorer_server(tmp_path_factory):
 @contextlib.contextmanager
 def demo_server_process(folder: Path, *args: str):
     """``privacy-explorer --demo ARGS`` on a free loopback port: yields (base URL, process, log path)."""
-    port = free_port()
-    log_path = folder / "server.log"
-    url = f"http://127.0.0.1:{port}/"
-    with served([sys.executable, "-m", "explorer.cli", "--demo", "--no-browser", "--port", str(port), *args],
-                log_path, url + "voila/static/favicon.ico", "privacy-explorer --demo", cwd=folder) as process:
-        yield url, process, log_path
+    with explorer_on_a_free_port(folder, "--demo", *args) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import free_port, require_chromium, wait_for_http
-from tests.e2e.helpers import requests_elsewhere, save_screenshot
+from tests.e2e.helpers import open_tab, requests_elsewhere, save_screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,6 +53,7 @@ def test_binder_route_renders_the_app(browser, tmp_path):
         page.goto(url, timeout=120_000)
         page.wait_for_selector(".explorer-app", timeout=120_000)
         print(f"Binder route rendered in {time.monotonic() - started:.2f} s")
+        open_tab(page, "Data")
         expect(page.locator(".explorer-data-panel")).to_contain_text("32,561 records", timeout=30_000)
         save_screenshot(page, tmp_path, "binder-app")
         # the explorer's template: no stylesheet from a CDN, every request to the server itself

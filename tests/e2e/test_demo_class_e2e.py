@@ -12,7 +12,8 @@ import urllib.request
 
 import pytest
 
-from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
+from explorer.demo.visitor import DATASET as DM_EXAMPLE
+from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor, open_randomized_response, open_tab
 from tests.e2e.conftest import demo_server_process
 from tests.e2e.helpers import run_async
 
@@ -66,7 +67,7 @@ def test_a_pool_kernel_older_than_the_cell_time_limit_serves_a_working_page(clas
         time.sleep(1)
     time.sleep(TIMEOUT + 5)                       # the pool kernels have waited longer than any cell may run
     shared = build_app()
-    shared.panels["Data"].dataset.value = "Domingo-Ferrer and Muralidhar (2016) example"
+    shared.panels["Data"].dataset.value = DM_EXAMPLE
 
     async def visit():
         visitor = ProtocolVisitor(f"{url}?{shared.config_query()}", timeout=60)
@@ -75,11 +76,11 @@ def test_a_pool_kernel_older_than_the_cell_time_limit_serves_a_working_page(clas
             await visitor.connect()
             await visitor.wait_for(lambda: visitor.shows(LANDING_TEXT), "the landing view")
             # the teacher's link: the kernel, preheated before anyone asked, applies the page's ?config=
-            await visitor.wait_for(lambda: visitor.shows("20 records"), "the configuration's data set")
-            tabs = visitor.find(lambda s: "Randomized response" in s.get("titles", ()) and "selected_index" in s)
-            await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index("Randomized response"))
-            await visitor.wait_for(lambda: visitor.find(
-                lambda s: "explorer-rr-epsilon" in s.get("_dom_classes", ())) is not None, "the ε slider")
+            await visitor.wait_for(lambda: visitor.shows(f"Configuration loaded: data set {DM_EXAMPLE};"),
+                                   "the configuration's data set, said above the tabs")
+            await open_tab(visitor, "Data")
+            await visitor.wait_for(lambda: visitor.shows("20 records"), "the configuration's data set in the Data tab")
+            assert await open_randomized_response(visitor)        # the ε slider, once the tab is built
             return visitor.kernel_id
         finally:
             await visitor.leave()

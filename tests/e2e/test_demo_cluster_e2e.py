@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor
+from explorer.demo.visitor import LANDING_TEXT, ProtocolVisitor, move_epsilon, open_randomized_response
 from tests.e2e.conftest import demo_server_process, free_port, served
 from tests.e2e.helpers import run_async
 from tests.e2e.test_demo_nginx_e2e import NGINX, nginx_prefix
@@ -81,13 +81,7 @@ def test_two_servers_behind_nginx_each_visitor_reaches_its_own_kernel(cluster):
             ids = [visitor.kernel_id for visitor in crowd]
             live = {name: status(url)["visitors"] for name, (url, _) in servers.items()}
             for visitor in crowd:                 # every websocket works: a control moved, the kernel answers
-                tabs = visitor.find(lambda s: "Randomized response" in s.get("titles", ()) and "selected_index" in s)
-                await visitor.update(tabs, selected_index=list(visitor.states[tabs]["titles"]).index("Randomized response"))
-                await visitor.wait_for(lambda v=visitor: v.find(
-                    lambda s: "explorer-rr-epsilon" in s.get("_dom_classes", ())) is not None, "the ε slider")
-                slider = visitor.find(lambda s: "explorer-rr-epsilon" in s.get("_dom_classes", ()))
-                state = visitor.states[slider]
-                await visitor.update(slider, value=min(state["max"], state["value"] + state["step"]))
+                await move_epsilon(visitor, await open_randomized_response(visitor))
             return ids, live
         finally:
             for visitor in crowd:

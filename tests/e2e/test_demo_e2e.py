@@ -53,6 +53,7 @@ def open_demo_page(browser, url: str, on_request=None):
     response = page.goto(url, timeout=120_000)
     context.csp = response.headers.get("content-security-policy", "")
     page.wait_for_selector(".explorer-app", timeout=120_000)
+    open_tab(page, "Data")                         # built when first opened, through the kernel
     expect(page.locator(".explorer-data-panel")).to_contain_text("32,561 records", timeout=30_000)
     return context, page, console
 

@@ -90,12 +90,12 @@ def test_the_app_renders_and_works_through_nginx(browser, proxied_demo, tmp_path
         response = page.goto(f"{proxied_demo}?{shared.config_query()}", timeout=120_000)
         assert response.status == 200
         page.wait_for_selector(".explorer-app", timeout=120_000)
-        # the widgets' state arrives over the websocket, through the proxy's upgrade
+        # the widgets' state arrives over the websocket, through the proxy's upgrade; a tab opened is built then
+        open_tab(page, "Data")
         expect(page.locator(".explorer-data-panel")).to_contain_text("20 records", timeout=30_000)
+        save_screenshot(page, tmp_path, "app-through-nginx")
         open_tab(page, "About")
         expect(page.locator("text=deniability").first).to_be_visible()
-        open_tab(page, "Data")
-        save_screenshot(page, tmp_path, "app-through-nginx")
     finally:
         page.close(run_before_unload=True)
         context.close()

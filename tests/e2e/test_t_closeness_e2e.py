@@ -9,8 +9,6 @@ from tests.e2e.helpers import open_tab, save_screenshot
 
 def test_adult_race_mdav_k50_shows_bars_and_violation_count(app_page, tmp_path):
     page = app_page
-    expect(page.locator(".explorer-data-panel .widget-dropdown select").first).to_have_value("UCI Adult",
-                                                                                             timeout=30_000)
     open_tab(page, "t-closeness")
     panel = page.locator(".explorer-t-closeness-panel")
     expect(panel).to_be_visible(timeout=30_000)
