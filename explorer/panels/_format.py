@@ -206,8 +206,8 @@ def html_table(frame: pd.DataFrame, *, css_class: str, digits: int = 4, index: b
 
     head = "".join(f"<th style='text-align:{'right' if n else 'left'}'>{subscripts_html(c)}</th>"
                    for c, n in zip(columns, numeric))
-    if index:
-        head = f"<th>{subscripts_html(frame.index.name or '')}</th>" + head
+    if index:       # an unnamed index leaves the corner empty: a data cell, not a header that names nothing
+        head = (f"<th>{subscripts_html(frame.index.name)}</th>" if frame.index.name else "<td></td>") + head
     rows = []
     for label, values in zip(frame.index, frame.itertuples(index=False, name=None)):
         first = cell(label, isinstance(label, Real) and not isinstance(label, bool), "th") if index else ""

@@ -736,7 +736,7 @@ class MultiDimRRPanel(Panel):
             body.append(f"<tr><th>{subscripts_html(f'T_d = {format_value(td)}')}</th>{''.join(row)}</tr>")
         return (f"<div class='explorer-mdrr-table'><b>Table 1-style grid, p = {p:g}</b>: median relative error "
                 f"of RR-Clusters at σ = 0.1 (printed value of the paper in brackets where it has one)"
-                f"<table style='border-collapse:collapse;font-size:12px'><tr><th></th>{head}</tr>"
+                f"<table style='border-collapse:collapse;font-size:12px'><tr><td></td>{head}</tr>"
                 f"{''.join(body)}</table></div>")
 
     def _make_export(self, result: ExperimentResult) -> None:

@@ -54,6 +54,13 @@ def test_html_table_formats_every_cell_and_header():
     assert problems(html) == []
 
 
+def test_an_unnamed_index_leaves_an_empty_data_cell_in_the_corner_not_an_empty_header():
+    frame = pd.DataFrame({"age": [39, 50]})
+    assert "<thead><tr><td></td><th" in html_table(frame, css_class="t", index=True)
+    assert "<thead><tr><th>row</th><th" in html_table(frame.rename_axis("row"), css_class="t", index=True)
+    assert "<th></th>" not in html_table(frame, css_class="t", index=True)
+
+
 def test_the_checker_catches_raw_output():
     raw = pd.DataFrame({"d_i": [2.017e4, 1e-7], "ok": [True, False]}).to_html()
     assert len(problems(raw)) >= 3
