@@ -91,7 +91,8 @@ def test_table_row_run_shows_measured_and_printed():
     panel.join(120)
     assert "Done: 9 of 9 runs" in panel.status.message
     assert "(0.069)" in panel.grid.value            # Table 1's printed p = 0.7, T_d = 0.1, T_v = 50
-    assert panel.grid.value.count("<td>") == 9
+    assert panel.grid.value.count("<td>") == 1 + 9       # the empty corner (a data cell, not an empty header), 3x3
+    assert "<th></th>" not in panel.grid.value
     from tests.panels.readable import problems
     assert problems(panel.grid.value) == [] and "T<sub>v</sub> = 50" in panel.grid.value
 
