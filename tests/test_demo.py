@@ -166,6 +166,10 @@ def test_the_explorer_template_drops_every_cdn_link_of_voilas_lab_template(monke
     source = ours.read_text(encoding="utf-8")
     for link in links:
         assert f"replace('{link}', '')" in source, link
+    # the rendered cells are the page's main landmark: the markup the template replaces is still Voilà's
+    cells = re.search(r"replace\('(<div id=\"rendered_cells\"[^']*)',\s*'([^']*)'\)", source)
+    assert cells and cells.group(1) in lab.read_text(encoding="utf-8"), "Voilà's rendered_cells markup changed"
+    assert 'role="main"' in cells.group(2) and 'aria-label="Privacy explorer"' in cells.group(2)
     # its static files (Voilà's style bundle with the fonts) are served under the explorer's name
     static = collect_static_paths(["voila", "nbconvert"], TEMPLATE_NAME)
     assert any((Path(path) / "voila-style.js").is_file() for path in static)

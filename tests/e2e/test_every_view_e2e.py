@@ -125,6 +125,8 @@ def test_the_app_opens_on_start_here_which_says_what_to_do_first_and_has_every_t
     assert titles[0] == "Start here" and "Start here" in app.locator(".lm-TabBar-tab.lm-mod-current").inner_text()
     expect(app.locator(".explorer-landing")).to_contain_text("I am a student")
     expect(app.locator(".explorer-landing")).to_contain_text("Start the lessons")
+    # the whole explorer is the page's main landmark (a screen reader's landmark list reaches it at once)
+    expect(app.get_by_role("main", name="Privacy explorer").locator(".explorer-app")).to_have_count(1)
 
 
 @pytest.mark.parametrize("title", TABS)
