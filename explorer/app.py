@@ -153,7 +153,7 @@ class ExplorerApp:
         # Every panel, the Data tab's included, is built when its tab is first opened: the first page renders
         # fast and a visitor who only looks at one tab does not pay (in time and kernel memory) for the others.
         # The Data tab's column grid alone is two thirds of the widgets a page would otherwise send at once.
-        self._factories: dict[str, Any] = {"Data": lambda state: DataPanel(state)}
+        self._factories: dict[str, Any] = {"Data": DataPanel}
         # Their modules too are imported then (matplotlib and each tab's core modules cost start-up time).
         for title, module_name, class_name in (PANEL_TABS if tabs is None else tabs):
             if importlib.util.find_spec(module_name) is None:  # that panel is not part of this build
@@ -246,10 +246,10 @@ class ExplorerApp:
         opened so far, in tab order."""
         sections = []
         for title in self._titles:
-            panel = self.panels.get(title)
-            if title == "Data" and panel is None:
+            if title == "Data":                     # the Data tab's code is its state's, opened or not
                 sections.append((title, data_code(self.state)))
                 continue
+            panel = self.panels.get(title)
             if panel is None or not hasattr(panel, "code"):
                 continue
             try:
@@ -572,7 +572,7 @@ def show(panel: Any) -> widgets.VBox:
 
     Examples
     --------
-    >>> from explorer.panels.data import DataPanel, data_code
+    >>> from explorer.panels.data import DataPanel
     >>> box = show(DataPanel())
     >>> type(box).__name__, len(box.children)
     ('VBox', 3)
