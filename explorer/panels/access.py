@@ -642,7 +642,6 @@ class FigureAccess:
         for number, (view, toggle) in enumerate(zip(self.views, self.toggles)):
             access.bridge.put(f"explorer-data-table-{uid}-{number}", "", {"aria-label": f"Data table: {view.title}"})
         self.texts: list[str] = []
-        self._later = Debounced(self.refresh, DEBOUNCE_SECONDS)
         listen = getattr(canvas, "add_frame_listener", None)
         if callable(listen):
             this = weakref.ref(self)
@@ -680,8 +679,11 @@ class FigureAccess:
                 self._fill_table(number)
 
     def schedule(self) -> None:
-        """A frame went to the browser: recompute the words soon (debounced), or now without an event loop."""
-        self._later()
+        """A frame went to the browser: recompute the words of every figure of the panel soon (debounced), or now
+        without an event loop.  All of them, not this canvas's alone: a computation that redraws several
+        canvases sends their frames one after the other, and a screen reader that reads the figures then must
+        not hear one describe the new result and the next still say "nothing computed"."""
+        self.access.schedule()
 
     # ------------------------------------------------------------------ tables
     def _fill_table(self, number: int) -> None:
@@ -736,6 +738,7 @@ class PanelAccess:
         self.unnamed: list[widgets.Widget] = []
         self._marks: dict[int, str] = {}
         self._sliders: dict[str, widgets.Widget] = {}      # class -> slider whose readout can be typed in
+        self._later = Debounced(self.refresh, DEBOUNCE_SECONDS)
         self.bridge.on_msg(self._on_message)
         self._build_figures(panel, root)
         self.scan(root)
@@ -777,9 +780,15 @@ class PanelAccess:
             _insert_after(canvas, access.widget, parents)
 
     def refresh(self) -> None:
-        """Recompute every figure's words now (tests, scripts: a browser's frames do it by themselves)."""
+        """Recompute every figure's words now, in the order the figures are on the page (tests, scripts: a
+        browser's frames do it by themselves, through :meth:`schedule`)."""
         for access in self.figures:
             access.refresh()
+
+    def schedule(self) -> None:
+        """A frame of one of the panel's canvases went to the browser: :meth:`refresh` every figure soon, once for
+        a burst of frames (debounced), or now without an event loop."""
+        self._later()
 
     # ------------------------------------------------------------------ controls
     def scan(self, root: widgets.Widget) -> int:

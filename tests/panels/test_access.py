@@ -238,3 +238,22 @@ def test_the_app_s_toggles_say_their_state():
     assert "explorer-code-button" in code._dom_classes
     assert rr.access.bridge.attrs(code._explorer_aria_class) == {"aria-expanded": "false"}
 
+
+
+def test_a_frame_of_one_canvas_renews_the_words_of_every_figure_of_its_panel():
+    """A computation redraws several canvases, whose frames reach the browser one after the other: the first frame
+    renews every figure's words, so that no figure still says "nothing computed" beside one with the new numbers
+    (seen in CI: the Dominance tab's loss figure, read right after its calibration figure had spoken)."""
+    from explorer.panels.dominance import DominancePanel
+    panel = DominancePanel()                                # the Ruiz (2018) example: computed at once
+    panel.wait(60)
+    assert len(panel.access.figures) == 3
+    before = [figure.description.value for figure in panel.access.figures]
+    panel.parameters[0].value = panel.parameters[0].value * 2   # every figure of the tab changes; no browser sent a frame
+    panel.wait(60)
+    assert [figure.description.value for figure in panel.access.figures] == before
+    panel.calibration_canvas._frame_sent()                  # the last canvas's frame: every figure speaks anew
+    after = [figure.description.value for figure in panel.access.figures]
+    for figure, old, new in zip(panel.access.figures, before, after):
+        assert new != old, figure.views[0].key
+        assert html.escape(figure.views[0].describe()) in new
