@@ -151,6 +151,19 @@ def _close_widgets_since(before: set) -> None:
             widget.close()
 
 
+@pytest.fixture
+def debounce_at_once(monkeypatch):
+    """Debounced calls (:class:`explorer.panels.tasks.Debounced`: a figure's words, a figure's size) run at once, as
+    in a script.  A browser test run earlier on this worker (Playwright's sync API) leaves its event loop set as
+    running in this thread, and that loop never runs the debounce timer between a test's statements."""
+    from explorer.panels import tasks
+
+    def no_loop():
+        raise RuntimeError("no running event loop")
+
+    monkeypatch.setattr(tasks.asyncio, "get_running_loop", no_loop)
+
+
 @pytest.fixture(autouse=True)
 def close_the_widgets_a_test_made():
     """Close every widget a test (and its function-scoped fixtures) made, when it ends.

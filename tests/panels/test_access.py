@@ -240,11 +240,10 @@ def test_the_app_s_toggles_say_their_state():
 
 
 
-def test_a_frame_of_one_canvas_renews_the_words_of_every_figure_of_its_panel():
+def test_a_frame_of_one_canvas_renews_the_words_of_every_figure_of_its_panel(debounce_at_once):
     """A computation redraws several canvases, whose frames reach the browser one after the other: the first frame
     renews every figure's words, so that no figure still says "nothing computed" beside one with the new numbers
     (seen in CI: the Dominance tab's loss figure, read right after its calibration figure had spoken)."""
-    import threading
     from explorer.panels.dominance import DominancePanel
     panel = DominancePanel()                                # the Ruiz (2018) example: computed at once
     panel.wait(60)
@@ -255,11 +254,7 @@ def test_a_frame_of_one_canvas_renews_the_words_of_every_figure_of_its_panel():
     panel.parameters[1].value = panel.parameters[1].value / 2   # every figure changes; no browser sent a frame
     panel.wait(60)
     assert [figure.description.value for figure in panel.access.figures] == before
-    # the last canvas's frame, on a thread without an event loop, where the debounced renewal runs at once (a
-    # test's thread may hold the loop of Playwright's sync API, which runs only between its calls)
-    frame = threading.Thread(target=panel.calibration_canvas._frame_sent)
-    frame.start()
-    frame.join()
+    panel.calibration_canvas._frame_sent()                  # the last canvas's frame: renewed at once, no loop
     for figure, old in zip(panel.access.figures, before):
         new = figure.description.value
         assert new != old, figure.views[0].key

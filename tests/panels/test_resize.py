@@ -12,7 +12,7 @@ from matplotlib.text import Text
 from PIL import Image
 
 from explorer.app import build_app
-from explorer.panels import _resize, tasks
+from explorer.panels import _resize
 from explorer.panels.figures import make_figure
 from explorer.panels._canvas import FIT_TOLERANCE, MIN_FIT_PIXELS, MIN_FIT_SHARE
 from explorer.panels._resize import DEBOUNCE_SECONDS, FigureSizer, figure_sizer
@@ -21,17 +21,11 @@ from tests.plotting.test_legibility import MIN_POINTS
 
 
 @pytest.fixture(autouse=True)
-def no_running_loop(request, monkeypatch):
-    """Reports apply at once, as in a script: a browser test run earlier in the session (Playwright's
-    sync API) may leave an event loop in this thread that never runs the debounce timer.  The
-    debounce test runs its own loop in a thread of its own."""
-    if request.node.name.startswith("test_reports_are_debounced"):
-        return
-
-    def no_loop():
-        raise RuntimeError("no running event loop")
-
-    monkeypatch.setattr(tasks.asyncio, "get_running_loop", no_loop)      # explorer.panels.tasks.Debounced
+def no_running_loop(request):
+    """Reports apply at once, as in a script (``debounce_at_once``).  The debounce test runs its own loop in a
+    thread of its own."""
+    if not request.node.name.startswith("test_reports_are_debounced"):
+        request.getfixturevalue("debounce_at_once")
 
 
 def _width(canvas) -> int:
