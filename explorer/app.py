@@ -26,7 +26,7 @@ import ipywidgets as widgets
 from explorer import __version__
 from explorer.errors import ConfigurationError, ExplorerError
 from explorer.panels import registry
-from explorer.panels.a11y import A11Y_CLASS, a11y_style, skip_link
+from explorer.panels.a11y import A11Y_CLASS, a11y_style, skip_link, tab_heading
 from explorer.panels.access import PanelAccess
 from explorer.panels.browser import guard_widgets
 from explorer.panels.downloads import download_link
@@ -84,7 +84,7 @@ PRESENTER_CSS = """<style>
 .explorer-presenter input, .explorer-presenter textarea, .explorer-presenter summary,
 .explorer-presenter .lm-TabBar-tab { font-size: 19px !important; line-height: 1.4; }
 .explorer-presenter .widget-html-content small { font-size: 17px; }
-.explorer-presenter .widget-html-content h2 { font-size: 28px; } .explorer-presenter .widget-html-content h3 { font-size: 24px; }
+.explorer-presenter .widget-html-content h1, .explorer-presenter .widget-html-content h2 { font-size: 28px; } .explorer-presenter .widget-html-content h3 { font-size: 24px; }
 .explorer-presenter .jupyter-widgets.widget-inline-hbox, .explorer-presenter .widget-button,
 .explorer-presenter .widget-toggle-button, .explorer-presenter .widget-dropdown > select { min-height: 38px; height: auto; }
 .explorer-presenter .lm-TabBar-tab { min-height: 40px; padding: 6px 12px; }
@@ -163,8 +163,13 @@ class ExplorerApp:
         self._titles = [LANDING, *self._factories, "About"]
         self.landing = LandingPanel(self.open_tab, tabs=list(self._factories), state=self.state)
         self._slots = {title: widgets.Box(layout=widgets.Layout(width="100%")) for title in self._factories}
-        for slot in self._slots.values():
-            slot.children = [widgets.HTML("<i>Loading...</i>")]
+        # Each tab's name is a heading of level 2 under the page's <h1>, for a screen reader's list of headings
+        # (the tab bar shows it already; the landing view has a visible one); a tab's sections are <h3>
+        # (explorer.panels.access.section_heading).
+        self._headings = {title: tab_heading(title) for title in [*self._factories, "About"]}
+        for title, slot in self._slots.items():
+            slot.children = [self._headings[title], widgets.HTML("<i>Loading...</i>")]
+        about = widgets.VBox([self._headings["About"], about])
         children = [self.landing.widget, *self._slots.values(), about]
         self.tabs = widgets.Tab(children=children, titles=self._titles)
         self.tabs.observe(self._on_tab, names="selected_index")
@@ -185,8 +190,9 @@ class ExplorerApp:
         self.config_text.add_class("explorer-config-text")
         self.status.widget.add_class("explorer-app-status")
         title = widgets.HTML("<style>.explorer-app .lm-TabBar-tab{flex:0 0 auto !important;min-width:90px;"
-                             "max-width:none !important}</style>"
-                             "<h2 style='margin:4px 0'>Privacy explorer</h2>"
+                             "max-width:none !important}"
+                             ".explorer-app h1.explorer-title{font-size:1.5em;margin:4px 0}</style>"
+                             "<h1 class='explorer-title'>Privacy explorer</h1>"
                              "<div style='color:#555'>deniability and permutation, live</div>")
         # A teacher's tools: the presenter view, and every open tab's code as one notebook.
         self.presenter = widgets.ToggleButton(value=False, description="Presenter view", icon="desktop",
@@ -308,7 +314,7 @@ class ExplorerApp:
                     self._apply_tab(title, panel, params)
                 guard_widgets(panel.widget, panel.status)
                 self._write_on_change(title, panel)
-            self._slots[title].children = [panel.widget]
+            self._slots[title].children = [self._headings[title], panel.widget]
         return self.panels[title]
 
     def _apply_tab(self, title: str, panel: Any, params: dict[str, Any]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import json
 
 import pytest
@@ -29,7 +31,9 @@ def test_every_panel_of_the_registry_is_built_when_its_tab_opens():
         assert not app.status.is_error, app.status.message
         assert title in app.panels
         panel = app.panels[title]
-        assert app.tabs.children[index].children == (panel.widget,)
+        heading, shown = app.tabs.children[index].children      # the tab's name, an <h2> for screen readers
+        assert shown is panel.widget and heading.value == f"<h2>{html.escape(title)}</h2>"
+        assert "explorer-sr-only" in heading._dom_classes
         assert panel.state is app.state
     assert list(app.panels) == app.titles[1:-1]
 

@@ -75,3 +75,14 @@ def test_every_output_of_a_tab_notebook_is_labelled(path):
     outputs = [o for cell in notebook.cells for o in cell.get("outputs", [])]
     assert outputs, f"{path.name} shows nothing"
     assert unreadable_outputs(notebook) == [], path.name
+
+
+@pytest.mark.parametrize("path", sorted(NOTEBOOKS.glob("*.ipynb")) + sorted((NOTEBOOKS / "lessons").glob("*.ipynb")),
+                         ids=lambda path: path.name)
+def test_every_notebook_gives_its_page_a_title(path):
+    """Voilà and nbconvert make a notebook's ``metadata.title`` the page's <title> (WCAG 2.4.2), else its file
+    name ("app"): the app's is "Privacy explorer", every other's its first heading."""
+    notebook = nbformat.read(path, as_version=4)
+    markdown = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
+    expected = "Privacy explorer" if path.name == "app.ipynb" else markdown[0].splitlines()[0].removeprefix("# ")
+    assert notebook.metadata.get("title") == expected

@@ -9,6 +9,7 @@
 * :class:`SkipLink`: "Skip to the current tab's content", the app's first Tab stop, shown when focused; it
   moves the focus to the panel of the tab shown.  It carries :data:`A11Y_CSS`.
 * :class:`A11yStyle`: the same CSS without a link (a lesson or a tab shown on its own).
+* :func:`tab_heading`: a tab's name as a visually hidden ``<h2>`` (the tab bar shows it), under the page's ``<h1>``.
 * Both release the Tab key on figures: ipympl's canvas swallows every key for matplotlib, Tab included, a
   keyboard trap; with either widget on the page, Tab and Shift+Tab leave a figure as they leave anything else.
 
@@ -18,6 +19,7 @@ and no build step).  They take nothing from the browser: a client's state update
 
 from __future__ import annotations
 
+import html
 import logging
 from typing import Any
 
@@ -32,7 +34,7 @@ except ImportError:          # a declared dependency; without it the CSS and the
     _WidgetBase = ipywidgets.DOMWidget
 
 __all__ = ["A11Y_CSS", "A11Y_CLASS", "FOCUS_COLOR", "SKIP_TEXT", "SkipLink", "A11yStyle", "skip_link",
-           "a11y_style"]
+           "a11y_style", "tab_heading"]
 
 log = logging.getLogger("explorer.panels.a11y")
 
@@ -246,3 +248,19 @@ def skip_link() -> SkipLink:
 def a11y_style() -> A11yStyle:
     """A new hidden widget carrying :data:`A11Y_CSS`."""
     return A11yStyle()
+
+
+def tab_heading(title: str) -> ipywidgets.HTML:
+    """Tab ``title``'s name as a heading of level 2, visually hidden: the tab bar shows the name already, and a
+    screen reader's list of headings then reads "Privacy explorer" (the page's ``<h1>``), the tab's name, and the
+    tab's sections (``<h3>``: :func:`explorer.panels.access.section_heading`), with no level skipped.
+
+    Examples
+    --------
+    >>> tab_heading("Dominance").value
+    '<h2>Dominance</h2>'
+    """
+    heading = ipywidgets.HTML(f"<h2>{html.escape(title)}</h2>")
+    heading.add_class("explorer-sr-only")
+    heading.add_class("explorer-tab-heading")
+    return heading

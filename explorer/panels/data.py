@@ -20,6 +20,7 @@ from explorer.core import datasets
 from explorer.core.datasets import dataset_info
 from explorer.errors import DatasetError
 from explorer.panels._format import html_table, type_name
+from explorer.panels.access import section_heading
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import state_view
 from explorer.panels.figures import close_tree
@@ -102,8 +103,9 @@ class DataPanel(Panel):
         self.announce(self.summary)   # readouts: aria-live regions (explorer.panels.access)
         self.widget = widgets.VBox([
             header, self.status.widget, self.summary,
-            widgets.HTML("<b>First rows</b>"), self.preview,
-            widgets.HTML("<b>Columns</b>: role, quasi-identifier (QI) and sensitive attribute"),
+            widgets.HTML(section_heading("First rows")), self.preview,
+            widgets.HTML(section_heading("Columns", inline=True)
+                         + ": role, quasi-identifier (QI) and sensitive attribute"),
             self.columns_box,
         ])
         self.widget.add_class("explorer-data-panel")

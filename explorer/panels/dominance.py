@@ -46,7 +46,7 @@ from explorer.core.export import csv_safe
 from explorer.core.masking import MASKING_METHODS
 from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value
-from explorer.panels.access import valuetext
+from explorer.panels.access import section_heading, valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure
@@ -297,7 +297,7 @@ class DominancePanel(Panel):
             "when it is better for every aversion.")
 
         def heading(text: str) -> widgets.HTML:
-            return widgets.HTML(f"<h4 style='margin:6px 0 0'>{text}</h4>")
+            return widgets.HTML(section_heading(text, margin="6px 0 0"))
 
         self.announce(self.risk_verdict, self.loss_verdict, self.calibration_text)   # readouts: aria-live regions (explorer.panels.access)
 

@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
+from explorer.panels.access import section_heading
 from explorer.panels.base import Panel
 from explorer.panels.status import escape
 from explorer.references import papers_html
@@ -45,8 +46,9 @@ PATHS: tuple[tuple[str, str, str, str], ...] = (
 
 
 def _papers_key() -> str:
-    return ("<div style='max-width:980px;line-height:1.45'><h4 style='margin:10px 0 4px 0'>The papers, as the "
-            "explorer cites them</h4>" + papers_html(keyed=True) + "</div>")
+    return ("<div style='max-width:980px;line-height:1.45'>"
+            + section_heading("The papers, as the explorer cites them", margin="10px 0 4px 0")
+            + papers_html(keyed=True) + "</div>")
 
 
 class LandingPanel(Panel):
@@ -66,7 +68,7 @@ class LandingPanel(Panel):
             button.on_click(lambda _, target=target: self.open(target))
             self.buttons[label] = button
             card = widgets.VBox(
-                [widgets.HTML(f"<div style='line-height:1.45'><h4 style='margin:2px 0 4px 0'>{escape(who)}</h4>"
+                [widgets.HTML(f"<div style='line-height:1.45'>{section_heading(escape(who), margin='2px 0 4px 0')}"
                               f"<p style='margin:0'>{escape(what)}</p></div>"), button],
                 layout=widgets.Layout(flex="1 1 280px", min_width="260px", max_width="420px", padding="8px 12px",
                                       border="1px solid #d0d7de", margin="4px", justify_content="space-between"))
@@ -78,7 +80,7 @@ class LandingPanel(Panel):
             self.buttons[title] = button
             tab_buttons.append(button)
         explore = widgets.VBox([
-            widgets.HTML("<h4 style='margin:10px 0 2px 0'>Or open a model directly</h4>"
+            widgets.HTML(section_heading("Or open a model directly", margin="10px 0 2px 0") +
                          "<div style='color:#555'>Start in <b>Data</b> to pick a data set (UCI Adult, the "
                          "papers' running examples, or your own CSV) and mark the sensitive attribute; the "
                          "other tabs follow it.</div>"),

@@ -61,7 +61,7 @@ from explorer.core.mdrr.experiments import (
 from explorer.core.mdrr.protocols import CategoricalData, ClusterPlan, cluster_plan, encode_categorical
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
-from explorer.panels.access import valuetext
+from explorer.panels.access import section_heading, valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import csv_download_link
@@ -262,7 +262,9 @@ class MultiDimRRPanel(Panel):
         progress_row = widgets.HBox([self.progress_label, self.export], layout=widgets.Layout(align_items="center"))
         plots = widgets.HBox([self.dep_canvas, self.curve_canvas], layout=widgets.Layout(flex_flow="row wrap"))
         example = widgets.VBox([
-            widgets.HTML("<b>Example 1 of Domingo-Ferrer and Soria-Comas (2022): RR-Adjustment's convergence.</b> Ten randomized records "
+            widgets.HTML(section_heading("Example 1 of Domingo-Ferrer and Soria-Comas (2022): RR-Adjustment's "
+                                         "convergence.", inline=True)
+                         + " Ten randomized records "
                          "(a1,a1)×4, (a2,a1)×2, (a2,a2)×4 are raked to the marginals (1/2, 1/2), (1/2, 1/2): "
                          "the weights tend to 1/8, 0, 1/8, slowly."),
             self.sweeps, self.example_canvas, self.example_info])

@@ -45,7 +45,7 @@ from explorer.core.permutation import (
 )
 from explorer.errors import CancelledError, ConfigurationError, DatasetError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
-from explorer.panels.access import valuetext
+from explorer.panels.access import section_heading, valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import RangedFloatText, RangedIntText
 from explorer.panels.downloads import csv_download_link
@@ -247,12 +247,12 @@ class PermutationPanel(Panel):
             self.status.widget, self.stale.widget, self.caption, self.summary,
             self.attribute,
             widgets.HBox([self.values_canvas, self.displacement_canvas], layout=box(flex_flow="row wrap")),
-            widgets.HTML("<b>The intruder</b> (Domingo-Ferrer and Muralidhar (2016), Section 5): links every original record to Z by Algorithm 2, "
+            widgets.HTML(section_heading("The intruder", inline=True) + " (Domingo-Ferrer and Muralidhar (2016), Section 5): links every original record to Z by Algorithm 2, "
                          "then compares his match distances with those of random records."),
             self.linkage_summary, self.verdict, self.distance_canvas,
-            widgets.HTML("<b>A subject's view</b> (Domingo-Ferrer and Muralidhar (2016), Section 4): only her record and the anonymized data."),
+            widgets.HTML(section_heading("A subject's view", inline=True) + " (Domingo-Ferrer and Muralidhar (2016), Section 4): only her record and the anonymized data."),
             subject_row, widgets.HBox([self.subject_canvas, self.subject_text], layout=box(flex_flow="row wrap")),
-            widgets.HTML("<b>Per record</b> (Domingo-Ferrer and Muralidhar (2016), Tables 4-5; record numbers from 1)"),
+            widgets.HTML(section_heading("Per record", inline=True) + " (Domingo-Ferrer and Muralidhar (2016), Tables 4-5; record numbers from 1)"),
             self.record_table,
             widgets.HBox([self.export_button, self.download], layout=box(align_items="center")),
         ])

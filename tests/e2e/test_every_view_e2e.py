@@ -66,6 +66,18 @@ CUT_TEXT_JS = r"""
 }
 """
 
+#: axe's rules on headings (best practices, outside the WCAG tags): one <h1>, no level skipped, none empty.
+OUTLINE_OPTIONS = {"runOnly": {"type": "rule", "values": ["page-has-heading-one", "heading-order", "empty-heading"]},
+                   "resultTypes": ["violations"]}
+
+#: The headings a screen reader lists on the page as shown (hidden tabs left out; visually hidden ones kept):
+#: [level, text].
+HEADINGS_JS = r"""
+() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+  .filter(h => h.checkVisibility() && !h.closest('.lm-mod-hidden, [hidden], [aria-hidden="true"]'))
+  .map(h => [Number(h.tagName[1]), h.textContent.trim()])
+"""
+
 #: A paper's file code (000-004) in visible text.
 PAPER_CODE = re.compile(r"(?<![\d.,/_:-])00[0-4](?![\d_])")
 
@@ -76,6 +88,17 @@ def _axe():
     except ImportError:
         missing("axe-playwright-python is needed for the accessibility tests: pip install '.[test]'")
     return Axe()
+
+
+def _check_outline(page, title: str) -> None:
+    """The headings are the outline of the page as shown: the app's title the one <h1>, then the tab's name as an
+    <h2> (the landing view's own heading on "Start here"), then its sections; no level skipped."""
+    assert report(_axe().run(page, options=OUTLINE_OPTIONS).response) == [], f"axe's heading rules on {title!r}"
+    headings = page.evaluate(HEADINGS_JS)
+    assert headings[0] == [1, "Privacy explorer"] and [level for level, _ in headings].count(1) == 1, headings
+    assert headings[1] == [2, "See what privacy models mean" if title == "Start here" else title], headings
+    levels = [level for level, _ in headings]
+    assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), headings
 
 
 def violations(page) -> list[str]:
@@ -125,6 +148,7 @@ def test_the_app_opens_on_start_here_which_says_what_to_do_first_and_has_every_t
     assert titles[0] == "Start here" and "Start here" in app.locator(".lm-TabBar-tab.lm-mod-current").inner_text()
     expect(app.locator(".explorer-landing")).to_contain_text("I am a student")
     expect(app.locator(".explorer-landing")).to_contain_text("Start the lessons")
+    expect(app).to_have_title("Privacy explorer")      # the notebook's metadata.title, not its file name
     # the whole explorer is the page's main landmark (a screen reader's landmark list reaches it at once)
     expect(app.get_by_role("main", name="Privacy explorer").locator(".explorer-app")).to_have_count(1)
 
@@ -134,6 +158,7 @@ def test_every_tab_passes_axe_shows_its_text_whole_and_its_figures_at_design_wid
     open_tab(app, title)
     figures = settle(app)                  # the tab is built and its figures have their final size
     assert violations(app) == [], f"axe on the tab {title!r}"
+    _check_outline(app, title)
     cut = app.evaluate(CUT_TEXT_JS)
     assert cut == [], f"text cut on the tab {title!r}: {cut[:5]}"
     # Cite papers by authors and year: no file code in any visible text of the tab.
@@ -162,6 +187,7 @@ def test_every_lesson_has_no_axe_violations(app, index):
     expect(app.locator(f".explorer-lesson-{item.key}")).to_be_visible(timeout=120_000)
     settle(app)
     assert violations(app) == [], f"axe on lesson {index + 1} ({item.key})"
+    _check_outline(app, "Lessons")
 
 
 def test_the_demo_full_page_has_no_axe_violations(browser):
