@@ -314,7 +314,8 @@ class ExplorerApp:
                     self._apply_tab(title, panel, params)
                 guard_widgets(panel.widget, panel.status)
                 self._write_on_change(title, panel)
-            self._slots[title].children = [self._headings[title], panel.widget]
+            heading = [] if getattr(panel, "names_its_tab", False) else [self._headings[title]]
+            self._slots[title].children = [*heading, panel.widget]
         return self.panels[title]
 
     def _apply_tab(self, title: str, panel: Any, params: dict[str, Any]) -> None:

@@ -299,6 +299,9 @@ class Panel:
     paper: str | None = None
     #: Whether :attr:`widget` gets the "Code" button (a lesson's page shows its live panel's instead).
     code_button: bool = True
+    #: Whether the panel's own visible heading of level 2 names its tab (the lessons page: the lesson's title);
+    #: otherwise the app names the tab with a visually hidden ``<h2>`` (:func:`explorer.panels.a11y.tab_heading`).
+    names_its_tab: bool = False
 
     def __init__(self, state: AppState | None = None) -> None:
         self.state = state if state is not None else AppState()

@@ -45,6 +45,7 @@ CSS = """<style>
 .explorer-check {border: 1px solid #ccd; border-radius: 4px; padding: 6px 12px; margin: 6px 0}
 .explorer-check .widget-radio-box label {white-space: normal; line-height: 1.3}
 .explorer-check-right {color: #1b5e20} .explorer-check-wrong {color: #b00020}
+.explorer-lesson-title {font-size: 1.17em; margin: 4px 0}
 </style>"""
 
 
@@ -205,7 +206,9 @@ class LessonPanel(_Delegating):
         super().__init__(getattr(self.panel, "state", None))
         self.check = CheckQuestion(item.check)
         e = html.escape
-        title = f"<h3 style='margin:4px 0'>Lesson {number} of {len(lessons())}: {e(item.title)}</h3>"
+        # a level-2 heading: under the page's title, above the live panel's sections (level 3)
+        title = (f"<h2 class='explorer-lesson-title'>Lesson {number} of {len(lessons())}: "
+                 f"{e(item.title)}</h2>")
         header = widgets.HTML(
             (title if heading else "") +
             f"<div class='explorer-lesson-box'><b>Learning goal.</b> {e(item.goal)}<br>"
@@ -298,6 +301,9 @@ class LessonsPage(_Delegating):
     teacher : bool
         Open in the teacher mode.
     """
+
+    #: The lesson's title, "Lesson n of N: ...", is the tab's heading of level 2.
+    names_its_tab = True
 
     def __init__(self, state: AppState | None = None, *, teacher: bool = False) -> None:
         super().__init__(state)

@@ -90,13 +90,16 @@ def _axe():
     return Axe()
 
 
-def _check_outline(page, title: str) -> None:
-    """The headings are the outline of the page as shown: the app's title the one <h1>, then the tab's name as an
-    <h2> (the landing view's own heading on "Start here"), then its sections; no level skipped."""
+def _check_outline(page, title: str, heading: str | None = None) -> None:
+    """The headings are the outline of the page as shown: the app's title the one <h1>, then ``heading`` as an
+    <h2> (the tab's name; on "Start here" the landing view's own heading, on a lesson its title), then its
+    sections; no level skipped."""
     assert report(_axe().run(page, options=OUTLINE_OPTIONS).response) == [], f"axe's heading rules on {title!r}"
     headings = page.evaluate(HEADINGS_JS)
     assert headings[0] == [1, "Privacy explorer"] and [level for level, _ in headings].count(1) == 1, headings
-    assert headings[1] == [2, "See what privacy models mean" if title == "Start here" else title], headings
+    heading = heading or {"Start here": "See what privacy models mean",
+                          "Lessons": f"Lesson 1 of {len(lessons())}: {lessons()[0].title}"}.get(title, title)
+    assert headings[1] == [2, heading], headings
     levels = [level for level, _ in headings]
     assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), headings
 
@@ -187,7 +190,7 @@ def test_every_lesson_has_no_axe_violations(app, index):
     expect(app.locator(f".explorer-lesson-{item.key}")).to_be_visible(timeout=120_000)
     settle(app)
     assert violations(app) == [], f"axe on lesson {index + 1} ({item.key})"
-    _check_outline(app, "Lessons")
+    _check_outline(app, "Lessons", f"Lesson {index + 1} of {len(lessons())}: {item.title}")
 
 
 def test_the_demo_full_page_has_no_axe_violations(browser):
