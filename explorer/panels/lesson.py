@@ -23,6 +23,7 @@ import pandas as pd
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
 from explorer.panels._resize import figure_sizer
 from explorer.panels.a11y import A11Y_CLASS, a11y_style
+from explorer.panels.access import section_heading
 from explorer.panels.base import FigureView, Panel, on_change
 from explorer.panels.figures import close_tree
 from explorer.panels.registry import lesson_panels
@@ -213,7 +214,10 @@ class LessonPanel(_Delegating):
             (title if heading else "") +
             f"<div class='explorer-lesson-box'><b>Learning goal.</b> {e(item.goal)}<br>"
             f"<b>Think first.</b> {e(item.question)}</div>"
-            f"<p style='margin:4px 0'><b>In the panel below</b> (in the app and in JupyterLab every control works). {e(item.preset.shows)}</p>")
+            # the part that holds the live panel (its sections are <h3>): under the lesson's <h2> title in the
+            # app, under the notebook's own <h1> title with heading=False
+            f"<div style='margin:4px 0'>{section_heading('In the panel below', inline=True, level=3 if heading else 2)}"
+            f" (in the app and in JupyterLab every control works). {e(item.preset.shows)}</div>")
         self.reset_button = widgets.Button(description="Back to the lesson's setting", icon="undo",
                                            layout=widgets.Layout(width="250px"))
         self.reset_button.add_class("explorer-lesson-reset")

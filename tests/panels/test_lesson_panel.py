@@ -57,6 +57,22 @@ def test_every_lesson_builds_with_its_parts(built, key):
     assert not re.search(r"(?<![\d.,])00[0-4](?![\d.,])", re.sub(r"<[^>]+>", " ", text))
 
 
+def _levels(markup: str) -> list[int]:
+    return [int(level) for level in re.findall(r"<h([1-6])\b", markup)]
+
+
+def test_a_lesson_s_headings_skip_no_level_in_the_app_or_in_its_notebook():
+    """In the app the lesson's title is the tab's <h2> and "In the panel below" an <h3>, beside the live panel's
+    sections (<h3>); in a notebook, whose markdown title is its <h1> (``heading=False``), "In the panel below" is
+    the <h2> above those sections."""
+    in_app, in_notebook = LessonPanel("intruder"), LessonPanel("intruder", heading=False)
+    sections = _levels(" ".join(w.value for w in in_app.panel.widget.children if isinstance(w, widgets.HTML)))
+    assert sections and set(sections) == {3}                          # the Permutation panel's own sections
+    assert _levels(in_app.widget.children[1].value) == [2, 3]
+    assert _levels(in_notebook.widget.children[1].value) == [2]
+    assert re.search(r"<h2 [^>]*>In the panel below</h2>", in_notebook.widget.children[1].value)
+
+
 def test_lesson_widget_is_a_widget():
     assert isinstance(lesson_widget("epsilon"), widgets.VBox)
     with pytest.raises(AttributeError, match="moved to explorer.panels.lesson"):     # the data module imports no panel
