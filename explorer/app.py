@@ -165,7 +165,7 @@ class ExplorerApp:
         self._slots = {title: widgets.Box(layout=widgets.Layout(width="100%")) for title in self._factories}
         # Each tab's name is a heading of level 2 under the page's <h1>, for a screen reader's list of headings
         # (the tab bar shows it already; the landing view has a visible one); a tab's sections are <h3>
-        # (explorer.panels.access.section_heading).
+        # (explorer.panels.a11y.section_heading).
         self._headings = {title: tab_heading(title) for title in [*self._factories, "About"]}
         for title, slot in self._slots.items():
             slot.children = [self._headings[title], widgets.HTML("<i>Loading...</i>")]

@@ -9,7 +9,8 @@
 * :class:`SkipLink`: "Skip to the current tab's content", the app's first Tab stop, shown when focused; it
   moves the focus to the panel of the tab shown.  It carries :data:`A11Y_CSS`.
 * :class:`A11yStyle`: the same CSS without a link (a lesson or a tab shown on its own).
-* :func:`tab_heading`: a tab's name as a visually hidden ``<h2>`` (the tab bar shows it), under the page's ``<h1>``.
+* :func:`tab_heading`: a tab's name as a visually hidden ``<h2>`` (the tab bar shows it), under the page's ``<h1>``;
+  :func:`section_heading`: a section of a tab, an ``<h3>`` that looks like the bold label it stands for.
 * Both release the Tab key on figures: ipympl's canvas swallows every key for matplotlib, Tab included, a
   keyboard trap; with either widget on the page, Tab and Shift+Tab leave a figure as they leave anything else.
 
@@ -34,7 +35,7 @@ except ImportError:          # a declared dependency; without it the CSS and the
     _WidgetBase = ipywidgets.DOMWidget
 
 __all__ = ["A11Y_CSS", "A11Y_CLASS", "FOCUS_COLOR", "SKIP_TEXT", "SkipLink", "A11yStyle", "skip_link",
-           "a11y_style", "tab_heading"]
+           "a11y_style", "tab_heading", "section_heading"]
 
 log = logging.getLogger("explorer.panels.a11y")
 
@@ -253,7 +254,7 @@ def a11y_style() -> A11yStyle:
 def tab_heading(title: str) -> ipywidgets.HTML:
     """Tab ``title``'s name as a heading of level 2, visually hidden: the tab bar shows the name already, and a
     screen reader's list of headings then reads "Privacy explorer" (the page's ``<h1>``), the tab's name, and the
-    tab's sections (``<h3>``: :func:`explorer.panels.access.section_heading`), with no level skipped.
+    tab's sections (``<h3>``: :func:`section_heading`), with no level skipped.
 
     Examples
     --------
@@ -264,3 +265,23 @@ def tab_heading(title: str) -> ipywidgets.HTML:
     heading.add_class("explorer-sr-only")
     heading.add_class("explorer-tab-heading")
     return heading
+
+
+def section_heading(markup: str, *, inline: bool = False, margin: str = "0", level: int = 3) -> str:
+    """A section of a tab as a heading of ``level`` (3): the app's title is the page's ``<h1>``, each tab's name an
+    ``<h2>`` (:func:`tab_heading`), so a screen reader's list of headings is the outline of the tab
+    (WCAG 1.3.1, 2.4.6).  It looks like the bold label it stands for: the size of the text around it.
+
+    ``markup`` is HTML (escape text first); ``inline`` runs the sentence that follows on the same line (not
+    inside a ``<p>``, which cannot hold a heading); ``level`` 2 where no ``<h2>`` is above (a lesson notebook).
+
+    Examples
+    --------
+    >>> section_heading("The intruder", inline=True)
+    "<h3 style='display:inline;font-size:1em;margin:0'>The intruder</h3>"
+    """
+    level = int(level)
+    if not 2 <= level <= 6:
+        raise ValueError(f"level must be between 2 and 6, got {level!r}")
+    return (f"<h{level} style='{'display:inline;' if inline else ''}font-size:1em;margin:{margin}'>{markup}"
+            f"</h{level}>")

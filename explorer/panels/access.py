@@ -71,7 +71,6 @@ except ImportError:          # a declared dependency; without it nothing reaches
     _WidgetBase = widgets.DOMWidget
 
 __all__ = ["AriaBridge", "PanelAccess", "FigureAccess", "valuetext", "accessible_name", "accessible_table",
-           "section_heading",
            "typed_range", "typed_numbers", "typed_refusal", "LIVE_CLASS", "BRIDGE_ESM", "BRIDGE_CSS", "STATIC_RULES",
            "DEBOUNCE_SECONDS", "TYPED_EVENT", "MAX_TYPED_CHARS"]
 
@@ -555,26 +554,6 @@ def _cell(value: Any) -> str:
     if isinstance(value, tuple):
         return " / ".join(_cell(v) for v in value)
     return format_value(value)
-
-
-def section_heading(markup: str, *, inline: bool = False, margin: str = "0", level: int = 3) -> str:
-    """A section of a tab as a heading of ``level`` (3): the app's title is the page's ``<h1>``, each tab's name an
-    ``<h2>`` (:class:`explorer.app.ExplorerApp`), so a screen reader's list of headings is the outline of the tab
-    (WCAG 1.3.1, 2.4.6).  It looks like the bold label it stands for: the size of the text around it.
-
-    ``markup`` is HTML (escape text first); ``inline`` runs the sentence that follows on the same line (not
-    inside a ``<p>``, which cannot hold a heading); ``level`` 2 where no ``<h2>`` is above (a lesson notebook).
-
-    Examples
-    --------
-    >>> section_heading("The intruder", inline=True)
-    "<h3 style='display:inline;font-size:1em;margin:0'>The intruder</h3>"
-    """
-    level = int(level)
-    if not 2 <= level <= 6:
-        raise ValueError(f"level must be between 2 and 6, got {level!r}")
-    return (f"<h{level} style='{'display:inline;' if inline else ''}font-size:1em;margin:{margin}'>{markup}"
-            f"</h{level}>")
 
 
 def accessible_table(frame: pd.DataFrame, caption: str) -> str:

@@ -20,7 +20,7 @@ from explorer.core import datasets
 from explorer.core.datasets import dataset_info
 from explorer.errors import DatasetError
 from explorer.panels._format import html_table, type_name
-from explorer.panels.access import section_heading
+from explorer.panels.a11y import section_heading
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import state_view
 from explorer.panels.figures import close_tree

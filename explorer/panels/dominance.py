@@ -46,7 +46,8 @@ from explorer.core.export import csv_safe
 from explorer.core.masking import MASKING_METHODS
 from explorer.errors import ConfigurationError, DatasetError, ExplorerError, InvalidParameterError
 from explorer.panels._format import format_value
-from explorer.panels.access import section_heading, valuetext
+from explorer.panels.a11y import section_heading
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.downloads import csv_download_link
 from explorer.panels.figures import make_figure

@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
 
-from explorer.panels.access import section_heading
+from explorer.panels.a11y import section_heading
 from explorer.panels.base import Panel
 from explorer.panels.status import escape
 from explorer.references import papers_html

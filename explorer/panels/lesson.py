@@ -22,8 +22,7 @@ import pandas as pd
 
 from explorer.lessons import Check, Feedback, Lesson, Preset, check_answer, lesson, lessons
 from explorer.panels._resize import figure_sizer
-from explorer.panels.a11y import A11Y_CLASS, a11y_style
-from explorer.panels.access import section_heading
+from explorer.panels.a11y import A11Y_CLASS, a11y_style, section_heading
 from explorer.panels.base import FigureView, Panel, on_change
 from explorer.panels.figures import close_tree
 from explorer.panels.registry import lesson_panels

@@ -61,7 +61,8 @@ from explorer.core.mdrr.experiments import (
 from explorer.core.mdrr.protocols import CategoricalData, ClusterPlan, cluster_plan, encode_categorical
 from explorer.errors import ConfigurationError, InvalidParameterError
 from explorer.panels._format import format_value, subscripts_html
-from explorer.panels.access import section_heading, valuetext
+from explorer.panels.a11y import section_heading
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import RangedIntText, epsilon_slider
 from explorer.panels.downloads import csv_download_link

@@ -45,7 +45,8 @@ from explorer.core.permutation import (
 )
 from explorer.errors import CancelledError, ConfigurationError, DatasetError, InvalidParameterError
 from explorer.panels._format import format_value, html_table
-from explorer.panels.access import section_heading, valuetext
+from explorer.panels.a11y import section_heading
+from explorer.panels.access import valuetext
 from explorer.panels.base import Panel, on_change
 from explorer.panels.controls import RangedFloatText, RangedIntText
 from explorer.panels.downloads import csv_download_link

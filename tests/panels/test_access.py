@@ -239,7 +239,6 @@ def test_the_app_s_toggles_say_their_state():
     assert rr.access.bridge.attrs(code._explorer_aria_class) == {"aria-expanded": "false"}
 
 
-
 def test_a_frame_of_one_canvas_renews_the_words_of_every_figure_of_its_panel(debounce_at_once):
     """A computation redraws several canvases, whose frames reach the browser one after the other: the first frame
     renews every figure's words, so that no figure still says "nothing computed" beside one with the new numbers
